@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash
+#
+# KTAP helpers for the VM test scripts. A script sources this file, declares
+# its plan, then reports each check:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   plan 3
+#   check "rdma_mcm loads" modprobe rdma_mcm
+#   ok "a condition computed by the script" [ "$x" -eq 1 ]
+#
+# Subtest lines go to the results channel (fd $KTAP_FD, set by run-tests;
+# stdout when run by hand). The script exits non-zero when a check failed
+# or when the number of checks run differs from the plan, so a check that
+# was never reached counts as a failure, not as silence.
+
+. /usr/libexec/rdma_mcm/bench.sh
+
+KTAP_FD=${KTAP_FD:-1}
+_ktap_n=0
+_ktap_plan=
+_ktap_failed=0
+
+_ktap() { echo "    $*" >&"$KTAP_FD"; }
+
+plan() {
+	_ktap_plan=$1
+	_ktap "1..$1"
+}
+
+# check DESC CMD...: run CMD (output to the console), pass when it exits 0.
+check() {
+	local desc=$1 rc
+	shift
+	echo "--- check: $desc: $*"
+	"$@"
+	rc=$?
+	_ktap_n=$((_ktap_n + 1))
+	if [ $rc -eq 0 ]; then
+		_ktap "ok $_ktap_n $desc"
+	else
+		_ktap "not ok $_ktap_n $desc # exit status $rc: $*"
+		_ktap_failed=$((_ktap_failed + 1))
+	fi
+	return $rc
+}
+
+# ok DESC CMD...: like check, for conditions ('[ ... ]', grep -q ...).
+ok() { check "$@"; }
+
+# diag TEXT: a KTAP diagnostic line, shown by the host with the results.
+diag() { _ktap "# $*"; }
+
+# kmsg_mark: write a unique mark to the kernel log and print it; pass it to
+# kmsg_since to see only what the kernel logged after the mark.
+# The counter lives in a file: kmsg_mark usually runs in $(...), a subshell.
+kmsg_mark() {
+	local n=0 f=/tmp/.kmsg_marks
+	[ -f $f ] && n=$(cat $f)
+	n=$((n + 1))
+	echo $n > $f
+	local mark="rdma_mcm-test: mark $n"
+	echo "$mark" > /dev/kmsg
+	echo "$mark"
+}
+kmsg_since() { dmesg | sed -n "/$1\$/,\$p"; }
+
+# wait_for SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
+wait_for() {
+	local deadline=$(( $(date +%s) + $1 ))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$deadline" ] || return 1
+		sleep 0.2
+	done
+}
+
+_ktap_done() {
+	if [ -n "$_ktap_plan" ] && [ "$_ktap_n" -ne "$_ktap_plan" ]; then
+		_ktap "# planned $_ktap_plan checks, ran $_ktap_n"
+		exit 1
+	fi
+	[ "$_ktap_failed" -eq 0 ] || exit 1
+}
+trap _ktap_done EXIT

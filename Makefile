@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# rdma_mcm: out-of-tree build, install, and the project's test entry points.
+#
+#   make                  build rdma_mcm.ko against $(KDIR)
+#   make KDIR=/path       ... against another kernel's build tree
+#   sudo make install     install it (modules_install + depmod)
+#   make demo             boot the bench VM and show rdma_mcm at work
+#   make check            everything CI runs; ends with "N passed, N failed"
+#   make lint | kunit | vm    one part of 'make check'
+#   make shell KERNEL=6.12    an interactive shell in the bench VM
+
+KVER	?= $(shell uname -r)
+KDIR	?= /lib/modules/$(KVER)/build
+KERNEL	?= 6.1
+
+# kbuild (make -C $(KDIR) M=...) reads the Kbuild file, not this one.
+
+.PHONY: all modules install clean check demo lint kunit vm shell deps help
+
+all: modules
+
+modules: check-kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR) CONFIG_RDMA_MCM=m modules
+
+install: check-kdir
+	$(MAKE) -C $(KDIR) M=$(CURDIR) CONFIG_RDMA_MCM=m modules_install
+	depmod -a $(KVER)
+
+clean:
+	@if [ -f $(KDIR)/Makefile ]; then \
+		$(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -rf out
+
+.PHONY: check-kdir
+check-kdir:
+	@if [ ! -f $(KDIR)/Makefile ]; then \
+		echo "error: no kernel build tree at $(KDIR)."; \
+		echo "Install the headers of the running kernel:"; \
+		echo "    sudo apt-get install linux-headers-$(KVER)"; \
+		echo "or point at another kernel: make KDIR=/path/to/build"; \
+		exit 1; fi
+
+check:
+	@scripts/check
+
+demo:
+	@scripts/deps
+	@scripts/vm-run --kernel $(KERNEL) --demo
+
+lint:
+	@scripts/deps
+	@scripts/lint
+
+kunit:
+	@scripts/deps
+	@scripts/kunit-run
+
+vm:
+	@scripts/deps
+	@scripts/vm-run
+
+shell:
+	@scripts/deps
+	@scripts/vm-run --kernel $(KERNEL) --shell
+
+deps:
+	@scripts/deps
+
+help:
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'

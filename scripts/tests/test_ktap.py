@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Self-tests of the bench's judge (scripts/ktap.py): a harness that cannot
+fail is worse than none, so each rule that fails a run is tested here."""
+
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import ktap  # noqa: E402
+
+GOOD = """KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: bench
+    1..2
+    ok 1 stack loads
+    ok 2 rxe0 added
+ok 1 bench
+    KTAP version 1
+    # Subtest: module
+    1..1
+    ok 1 modprobe
+ok 2 module
+# rdma_mcm bench: all tests ran
+"""
+
+
+def judge(results, console="[ 1.0] booted\n", expected=("bench", "module"),
+          timed_out=False):
+    with tempfile.TemporaryDirectory() as d:
+        r = os.path.join(d, "results.ktap")
+        c = os.path.join(d, "console.log")
+        open(r, "w").write(results)
+        open(c, "w").write(console)
+        saved = sys.stdout
+        sys.stdout = open(os.devnull, "w")
+        try:
+            return ktap.judge_vm_run("t", r, c, list(expected), timed_out)
+        finally:
+            sys.stdout.close()
+            sys.stdout = saved
+
+
+class KtapParse(unittest.TestCase):
+    def test_nested_results_are_leaves(self):
+        plan, tests = ktap.parse(GOOD)
+        self.assertEqual(plan, 2)
+        self.assertEqual([t.name for t in tests], ["bench", "module"])
+        self.assertEqual([s.name for s in tests[0].subtests],
+                         ["stack loads", "rxe0 added"])
+        t = ktap.tally_tests(tests)
+        self.assertEqual((len(t.passed), len(t.failed)), (3, 0))
+
+    def test_failed_subtest_counts_once(self):
+        text = GOOD.replace("ok 2 rxe0 added", "not ok 2 rxe0 added # rc 1")
+        text = text.replace("ok 1 bench", "not ok 1 bench")
+        t = ktap.tally_tests(ktap.parse(text)[1])
+        self.assertEqual(t.failed, ["bench: rxe0 added"])
+
+    def test_missing_subtests_fail(self):
+        text = GOOD.replace("    ok 2 rxe0 added\n", "")
+        t = ktap.tally_tests(ktap.parse(text)[1])
+        self.assertTrue(any("only 1 of 2" in f for f in t.failed))
+
+    def test_script_failure_without_failed_subtest_fails(self):
+        text = GOOD.replace("ok 2 module", "not ok 2 module # exit status 137")
+        t = ktap.tally_tests(ktap.parse(text)[1])
+        self.assertEqual(len(t.failed), 1)
+
+    def test_skip_is_not_a_pass(self):
+        text = GOOD.replace("ok 1 modprobe", "ok 1 modprobe # SKIP no rxe")
+        t = ktap.tally_tests(ktap.parse(text)[1])
+        self.assertEqual(t.skipped, ["module: modprobe"])
+        self.assertNotIn("module: modprobe", t.passed)
+
+
+class VmJudge(unittest.TestCase):
+    def test_clean_run_passes(self):
+        self.assertTrue(judge(GOOD).ok())
+
+    def test_missing_test_fails(self):
+        self.assertFalse(judge(GOOD, expected=("bench", "module", "mckey")).ok())
+
+    def test_no_end_marker_fails(self):
+        self.assertFalse(judge(GOOD.replace("# rdma_mcm bench: all tests ran",
+                                            "")).ok())
+
+    def test_timeout_fails(self):
+        self.assertFalse(judge(GOOD, timed_out=True).ok())
+
+    def test_console_lines_fail(self):
+        for line in ("WARNING: CPU: 1 PID: 7 at drivers/x.c:1 f+0x1/0x2",
+                     "BUG: KASAN: slab-use-after-free in f+0x1/0x2",
+                     "Oops: 0000 [#1] PREEMPT SMP NOPTI",
+                     "refcount_t: underflow; use-after-free.",
+                     "list_del corruption. prev->next should be x",
+                     "INFO: task kworker/0:1:12 blocked for more than 120 s",
+                     "Kernel panic - not syncing: Fatal exception",
+                     "WARNING: possible circular locking dependency detected"):
+            with self.subTest(line=line):
+                self.assertFalse(judge(GOOD, console=f"[ 2.0] {line}\n").ok())
+
+    def test_ordinary_console_passes(self):
+        console = ("[ 5.8] infiniband rxe1: set active\n"
+                   "libibverbs: Warning: couldn't load driver 'x'\n")
+        self.assertTrue(judge(GOOD, console=console).ok())
+
+
+if __name__ == "__main__":
+    result = unittest.main(exit=False, verbosity=1).result
+    failed = len(result.failures) + len(result.errors)
+    print(f"bench self-tests: {result.testsRun - failed} passed, "
+          f"{failed} failed")
+    sys.exit(1 if failed else 0)

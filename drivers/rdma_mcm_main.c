@@ -3,7 +3,10 @@
  * rdma_mcm: RDMA multicast membership manager.
  *
  * Module entry points. Each responsibility lives in its own file:
- * rdma_mcm_ib.c tracks RDMA devices, rdma_mcm_cdev.c owns /dev/rdma_mcm.
+ * rdma_mcm_core.c is the manager, rdma_mcm_state.c its state machine,
+ * rdma_mcm_addr.c checks addresses, rdma_mcm_rdma_cm.c calls rdma_cm and
+ * verbs, rdma_mcm_ib.c tracks RDMA devices, rdma_mcm_cdev.c owns
+ * /dev/rdma_mcm.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,9 +20,13 @@ static int __init rdma_mcm_init(void)
 {
 	int ret;
 
-	ret = rdma_mcm_ib_client_register();
+	ret = rdma_mcm_core_init();
 	if (ret)
 		return ret;
+
+	ret = rdma_mcm_ib_client_register();
+	if (ret)
+		goto err_core;
 
 	ret = rdma_mcm_cdev_register();
 	if (ret)
@@ -30,6 +37,8 @@ static int __init rdma_mcm_init(void)
 
 err_client:
 	rdma_mcm_ib_client_unregister();
+err_core:
+	rdma_mcm_core_exit();
 	return ret;
 }
 
@@ -38,6 +47,7 @@ static void __exit rdma_mcm_exit(void)
 	/* Reverse order of init: no new opens, then no device callbacks. */
 	rdma_mcm_cdev_unregister();
 	rdma_mcm_ib_client_unregister();
+	rdma_mcm_core_exit();
 	pr_debug("unloaded\n");
 }
 

@@ -2,13 +2,136 @@
 /*
  * rdma_mcm: kernel API of the RDMA multicast membership manager.
  *
- * Kernel ULPs include this header. The manager's join/leave API is added
- * on top of the module skeleton; see Documentation/ for the plan.
+ * A kernel ULP opens a context on a local source address, joins multicast
+ * groups through it and leaves them again. The manager owns the rdma_cm_ids
+ * (RDMA_PS_UDP, IB_QPT_UD) it joins on, routes their events, attaches and
+ * detaches the ULP's UD QP, and tracks the state of every membership.
+ * See Documentation/manager.rst for the state machine and the design.
  */
 #ifndef _RDMA_MCM_H
 #define _RDMA_MCM_H
 
+#include <linux/socket.h>
+#include <linux/types.h>
+#include <rdma/ib_verbs.h>
+
 /* Module version, reported by modinfo and at load time. */
-#define RDMA_MCM_VERSION	"0.1.0"
+#define RDMA_MCM_VERSION	"0.2.0"
+
+struct net;
+struct rdma_mcm_ctx;
+
+/**
+ * enum rdma_mcm_state - state of one membership
+ * @RDMA_MCM_JOINING: the join was sent; no answer yet
+ * @RDMA_MCM_JOINED: joined (and the QP, if any, attached)
+ * @RDMA_MCM_ERROR: the join failed or the membership was lost; see the
+ *	status. The handle stays valid until it is left.
+ * @RDMA_MCM_LEAVING: a leave (or the cancel of a join in flight) is under
+ *	way; never seen by a caller, who is the one leaving
+ * @RDMA_MCM_LEFT: gone; never seen by a caller either
+ */
+enum rdma_mcm_state {
+	RDMA_MCM_JOINING,
+	RDMA_MCM_JOINED,
+	RDMA_MCM_ERROR,
+	RDMA_MCM_LEAVING,
+	RDMA_MCM_LEFT,
+	RDMA_MCM_NR_STATES,
+};
+
+/**
+ * enum rdma_mcm_join_type - how to join a group
+ * @RDMA_MCM_FULLMEMBER: send and receive (IB FullMember; RoCE IGMP join)
+ * @RDMA_MCM_SENDONLY_FULLMEMBER: send only (IB SendOnlyFullMember; RoCE
+ *	sends no IGMP join). A QP is never attached for a send-only join.
+ */
+enum rdma_mcm_join_type {
+	RDMA_MCM_FULLMEMBER,
+	RDMA_MCM_SENDONLY_FULLMEMBER,
+};
+
+/**
+ * struct rdma_mcm_join_info - what a ULP needs to use a joined group
+ * @handle: the membership handle rdma_mcm_join() returned
+ * @context: the per-membership context given to rdma_mcm_join()
+ * @group: the group address
+ * @join_type: the join type given to rdma_mcm_join()
+ * @mgid: the multicast GID
+ * @mlid: the multicast LID (0 on RoCE)
+ * @qkey: the Q_Key to send with and to set on the QP
+ * @ah_attr: address handle attributes for sending to the group; pass them
+ *	to rdma_create_ah(). Valid during the callback; rdma_mcm_query()
+ *	returns a copy that holds no reference.
+ */
+struct rdma_mcm_join_info {
+	u32 handle;
+	void *context;
+	struct sockaddr_storage group;
+	enum rdma_mcm_join_type join_type;
+	union ib_gid mgid;
+	u16 mlid;
+	u32 qkey;
+	struct rdma_ah_attr ah_attr;
+};
+
+/**
+ * struct rdma_mcm_ops - a ULP's callbacks
+ * @joined: a join completed (and the QP, if any, is attached).
+ * @error: a membership failed or was lost: the join was refused, the QP
+ *	could not be attached (the group was left again), rdma_cm reported
+ *	%RDMA_CM_EVENT_MULTICAST_ERROR, or the device went away (-ENODEV).
+ *	The membership is in %RDMA_MCM_ERROR until the ULP leaves it.
+ *
+ * Callbacks run in process context on rdma_mcm's workqueue, one at a time
+ * per context, never under a lock of rdma_mcm's. They may sleep, and may
+ * call rdma_mcm_join(), rdma_mcm_leave() and rdma_mcm_close() on their own
+ * context. Both may be NULL.
+ */
+struct rdma_mcm_ops {
+	void (*joined)(void *priv, const struct rdma_mcm_join_info *info);
+	void (*error)(void *priv, u32 handle, void *context, int status);
+};
+
+/**
+ * struct rdma_mcm_member_info - a snapshot of one membership
+ * @handle: its handle
+ * @state: its state
+ * @status: the error when @state is %RDMA_MCM_ERROR, else 0
+ * @join_type: the join type
+ * @group: the group address
+ * @context: the ULP's per-membership context
+ * @qp_attached: the ULP's QP is attached to the group
+ * @mgid: the multicast GID, once joined
+ * @mlid: the multicast LID, once joined
+ * @qkey: the Q_Key, once joined
+ */
+struct rdma_mcm_member_info {
+	u32 handle;
+	enum rdma_mcm_state state;
+	int status;
+	enum rdma_mcm_join_type join_type;
+	struct sockaddr_storage group;
+	void *context;
+	bool qp_attached;
+	union ib_gid mgid;
+	u16 mlid;
+	u32 qkey;
+};
+
+struct rdma_mcm_ctx *rdma_mcm_open(struct net *net, const struct sockaddr *src,
+				   const struct rdma_mcm_ops *ops, void *priv);
+void rdma_mcm_close(struct rdma_mcm_ctx *ctx);
+int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
+		  enum rdma_mcm_join_type join_type, struct ib_qp *qp,
+		  void *context, u32 *handle);
+int rdma_mcm_leave(struct rdma_mcm_ctx *ctx, u32 handle);
+int rdma_mcm_leave_addr(struct rdma_mcm_ctx *ctx, const struct sockaddr *group);
+int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
+		   struct rdma_mcm_member_info *info);
+int rdma_mcm_list(struct rdma_mcm_ctx *ctx, u32 start,
+		  struct rdma_mcm_member_info *infos, unsigned int max,
+		  u32 *next);
+const char *rdma_mcm_state_name(enum rdma_mcm_state state);
 
 #endif /* _RDMA_MCM_H */

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: the real backend, rdma_cm and verbs. Each call is a thin
+ * wrapper so that KUnit can put a fake in its place.
+ */
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include "rdma_mcm_internal.h"
+
+static struct rdma_cm_id *mcm_cm_create_id(const struct rdma_mcm_backend *be,
+					   struct net *net,
+					   rdma_cm_event_handler handler,
+					   void *context)
+{
+	return rdma_create_id(net, handler, context, RDMA_PS_UDP, IB_QPT_UD);
+}
+
+static int mcm_cm_bind_addr(const struct rdma_mcm_backend *be,
+			    struct rdma_cm_id *id, struct sockaddr *addr)
+{
+	return rdma_bind_addr(id, addr);
+}
+
+static void mcm_cm_destroy_id(const struct rdma_mcm_backend *be,
+			      struct rdma_cm_id *id)
+{
+	rdma_destroy_id(id);
+}
+
+static int mcm_cm_join(const struct rdma_mcm_backend *be,
+		       struct rdma_cm_id *id, struct sockaddr *addr,
+		       u8 join_state, void *context)
+{
+	return rdma_join_multicast(id, addr, join_state, context);
+}
+
+static void mcm_cm_leave(const struct rdma_mcm_backend *be,
+			 struct rdma_cm_id *id, struct sockaddr *addr)
+{
+	rdma_leave_multicast(id, addr);
+}
+
+static int mcm_cm_attach(const struct rdma_mcm_backend *be, struct ib_qp *qp,
+			 union ib_gid *gid, u16 lid)
+{
+	return ib_attach_mcast(qp, gid, lid);
+}
+
+static int mcm_cm_detach(const struct rdma_mcm_backend *be, struct ib_qp *qp,
+			 union ib_gid *gid, u16 lid)
+{
+	return ib_detach_mcast(qp, gid, lid);
+}
+
+const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend = {
+	.create_id	= mcm_cm_create_id,
+	.bind_addr	= mcm_cm_bind_addr,
+	.destroy_id	= mcm_cm_destroy_id,
+	.join		= mcm_cm_join,
+	.leave		= mcm_cm_leave,
+	.attach		= mcm_cm_attach,
+	.detach		= mcm_cm_detach,
+};

@@ -62,7 +62,7 @@ static void rdma_mcm_member_put(struct rdma_mcm_member *mb)
 	might_sleep();	/* rdma_destroy_ah_attr() may drop the last GID ref */
 	if (!refcount_dec_and_test(&mb->ref))
 		return;
-	if (mb->have_join)
+	if (mb->have_ah)
 		rdma_destroy_ah_attr(&mb->ah_attr);
 	kmem_cache_free(rdma_mcm_member_cache, mb);
 	atomic_dec(&rdma_mcm_live_members);
@@ -205,6 +205,7 @@ static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 		if (mb->state != RDMA_MCM_JOINING || mb->have_join)
 			goto out;
 		rdma_copy_ah_attr(&mb->ah_attr, &event->param.ud.ah_attr);
+		mb->have_ah = true;
 		mb->mgid = rdma_ah_read_grh(&mb->ah_attr)->dgid;
 		mb->mlid = rdma_ah_get_dlid(&mb->ah_attr);
 		mb->qkey = event->param.ud.qkey;
@@ -270,11 +271,28 @@ static void rdma_mcm_device_lost(struct rdma_mcm_ctx *ctx)
 		goto out;
 	ctx->device_lost = true;
 	xa_for_each(&ctx->members, idx, mb) {
+		struct rdma_ah_attr ah_attr;
+		bool had_ah;
+
 		if (mb->qp_attached)
 			ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
 		mb->qp_attached = false;
 		mb->cm_joined = false;
 		mb->slot = NULL;
+		/*
+		 * The address handle attributes hold a reference on the
+		 * device's GID table, which must be gone before the device
+		 * is: drop it now, not when the ULP leaves.
+		 */
+		spin_lock(&ctx->lock);
+		had_ah = mb->have_ah;
+		ah_attr = mb->ah_attr;
+		mb->have_ah = false;
+		memset(&mb->ah_attr, 0, sizeof(mb->ah_attr));
+		spin_unlock(&ctx->lock);
+		if (had_ah)
+			rdma_destroy_ah_attr(&ah_attr);
+
 		spin_lock(&ctx->lock);
 		if (mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED) {
 			rdma_mcm_set_state(mb, RDMA_MCM_ERROR, -ENODEV);

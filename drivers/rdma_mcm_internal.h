@@ -111,8 +111,10 @@ struct rdma_mcm_key {
  * @pending_node: entry in @ctx->pending while @pending is not zero
  * @cm_joined: rdma_cm holds a membership that leave must drop
  * @qp_attached: @qp is attached to the group
- * @have_join: @ah_attr, @mgid, @mlid and @qkey are valid
- * @ah_attr: from the join event, with its own GID reference
+ * @have_join: @mgid, @mlid and @qkey are valid
+ * @have_ah: @ah_attr is valid and holds a GID table reference, dropped
+ *	when the member is freed or its device goes away
+ * @ah_attr: from the join event
  * @mgid: multicast GID
  * @mlid: multicast LID
  * @qkey: Q_Key
@@ -140,6 +142,7 @@ struct rdma_mcm_member {
 	bool cm_joined;
 	bool qp_attached;
 	bool have_join;
+	bool have_ah;
 	struct rdma_ah_attr ah_attr;
 	union ib_gid mgid;
 	u16 mlid;

@@ -9,11 +9,16 @@
  * RDMA device until a case adds Soft-RoCE on it.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/igmp.h>
 #include <linux/inet.h>
+#include <linux/inetdevice.h>
 #include <linux/netdevice.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/rdma_mcm.h>
 
 #include "../drivers/rdma_mcm_internal.h"
 #include "rdma_mcm_test_rxe.h"
@@ -123,12 +128,251 @@ static void ib_client_sees_rxe_added_and_removed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_mcm_ib_device_count(), before);
 }
 
+/* ------------------------------------------------ the manager, real rdma_cm */
+
+static void test_rxe_remove(void *unused)
+{
+	struct ib_device *ibdev;
+
+	ibdev = ib_device_get_by_name(TEST_RXE_NAME, RDMA_DRIVER_RXE);
+	if (ibdev)
+		ib_unregister_device_and_put(ibdev);
+}
+
+/* Soft-RoCE on dummy0 for the rest of the case. */
+static void test_rxe_add(struct kunit *test)
+{
+	struct net_device *ndev;
+	int ret;
+
+	if (!IS_BUILTIN(CONFIG_RDMA_RXE))
+		kunit_skip(test, "needs CONFIG_RDMA_RXE=y");
+	ndev = dev_get_by_name(&init_net, TEST_DUMMY_IFNAME);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ndev);
+	ret = rxe_net_add(TEST_RXE_NAME, ndev);
+	dev_put(ndev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_rxe_remove,
+							NULL), 0);
+}
+
+/* Is @group joined (IGMP) on dummy0? */
+static bool test_igmp_joined(struct kunit *test, const char *group)
+{
+	struct net_device *ndev;
+	struct in_device *in_dev;
+	__be32 addr;
+	bool joined = false;
+
+	KUNIT_ASSERT_EQ(test, in4_pton(group, -1, (u8 *)&addr, -1, NULL), 1);
+	ndev = dev_get_by_name(&init_net, TEST_DUMMY_IFNAME);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ndev);
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(ndev);
+	if (in_dev)
+		joined = ip_check_mc_rcu(in_dev, addr, 0, 0);
+	rcu_read_unlock();
+	dev_put(ndev);
+	return joined;
+}
+
+struct test_ulp {
+	struct completion joined;
+	int nr_joined;
+	int nr_errors;
+	int last_status;
+	u32 qkey;
+	union ib_gid mgid;
+};
+
+static void test_ulp_joined(void *priv, const struct rdma_mcm_join_info *info)
+{
+	struct test_ulp *ulp = priv;
+
+	ulp->nr_joined++;
+	ulp->qkey = info->qkey;
+	ulp->mgid = info->mgid;
+	complete(&ulp->joined);
+}
+
+static void test_ulp_error(void *priv, u32 handle, void *context, int status)
+{
+	struct test_ulp *ulp = priv;
+
+	ulp->nr_errors++;
+	ulp->last_status = status;
+}
+
+static const struct rdma_mcm_ops test_ulp_ops = {
+	.joined = test_ulp_joined,
+	.error = test_ulp_error,
+};
+
+static struct rdma_mcm_ctx *test_ulp_open(struct kunit *test,
+					  struct test_ulp *ulp, const char *src)
+{
+	struct sockaddr_in sin;
+
+	memset(ulp, 0, sizeof(*ulp));
+	init_completion(&ulp->joined);
+	test_sockaddr_in(test, &sin, src);
+	return rdma_mcm_open(&init_net, (struct sockaddr *)&sin, &test_ulp_ops,
+			     ulp);
+}
+
+static u32 test_ulp_join(struct kunit *test, struct rdma_mcm_ctx *ctx,
+			 const char *group)
+{
+	struct sockaddr_in sin;
+	u32 handle = 0;
+
+	test_sockaddr_in(test, &sin, group);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&sin,
+					    RDMA_MCM_FULLMEMBER, NULL, NULL,
+					    &handle), 0);
+	return handle;
+}
+
+static void test_live_objects_zero(struct kunit *test)
+{
+	struct rdma_mcm_live live;
+
+	rdma_mcm_flush();
+	rdma_mcm_live_objects(&live);
+	KUNIT_EXPECT_EQ(test, live.contexts, 0);
+	KUNIT_EXPECT_EQ(test, live.members, 0);
+	KUNIT_EXPECT_EQ(test, live.slots, 0);
+}
+
+/* A context needs an address with an RDMA device behind it. */
+static void mcm_real_open_errors(struct kunit *test)
+{
+	struct test_ulp ulp;
+	struct rdma_mcm_ctx *ctx;
+
+	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ctx), -ENODEV);
+	ctx = test_ulp_open(test, &ulp, TEST_UNOWNED_ADDR);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ctx), -EADDRNOTAVAIL);
+	ctx = test_ulp_open(test, &ulp, "0.0.0.0");
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ctx), -ENODEV);
+	test_live_objects_zero(test);
+}
+
+/* A real RoCE join completes, joins IGMP, and leave undoes it. */
+static void mcm_real_join_and_leave(struct kunit *test)
+{
+	struct rdma_mcm_member_info info;
+	struct rdma_mcm_ctx *ctx;
+	struct test_ulp ulp;
+	u32 h;
+
+	test_rxe_add(test);
+	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	h = test_ulp_join(test, ctx, TEST_GROUP);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&ulp.joined, 10 * HZ),
+			0UL);
+	KUNIT_EXPECT_EQ(test, ulp.nr_joined, 1);
+	KUNIT_EXPECT_EQ(test, ulp.nr_errors, 0);
+	KUNIT_EXPECT_EQ(test, ulp.qkey, 0x01234567);	/* rdma_cm's UDP Q_Key */
+	/* RoCE v2 maps 239.1.2.3 to ::ffff:239.1.2.3 */
+	KUNIT_EXPECT_EQ(test, ulp.mgid.raw[10], 0xff);
+	KUNIT_EXPECT_EQ(test, ulp.mgid.raw[12], 239);
+	KUNIT_EXPECT_EQ(test, ulp.mgid.raw[15], 3);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, h, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.state, RDMA_MCM_JOINED);
+	KUNIT_EXPECT_TRUE(test, test_igmp_joined(test, TEST_GROUP));
+
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, TEST_GROUP));
+	rdma_mcm_close(ctx);
+	test_live_objects_zero(test);
+}
+
+/* Join and leave at once: no joined callback ever, no IGMP left behind. */
+static void mcm_real_leave_cancels_join(struct kunit *test)
+{
+	struct rdma_mcm_ctx *ctx;
+	struct test_ulp ulp;
+	int i;
+
+	test_rxe_add(test);
+	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	for (i = 0; i < 20; i++) {
+		u32 h = test_ulp_join(test, ctx, TEST_GROUP);
+
+		KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	}
+	msleep(200);	/* room for an event that should not come */
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, ulp.nr_joined, 0);
+	KUNIT_EXPECT_EQ(test, ulp.nr_errors, 0);
+	KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, TEST_GROUP));
+	rdma_mcm_close(ctx);
+	test_live_objects_zero(test);
+}
+
+/* Close leaves every membership, joined or not. */
+static void mcm_real_close_leaves_all(struct kunit *test)
+{
+	static const char * const groups[] = {
+		"239.1.2.10", "239.1.2.11", "239.1.2.12",
+	};
+	struct rdma_mcm_ctx *ctx;
+	struct test_ulp ulp;
+	int i;
+
+	test_rxe_add(test);
+	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	for (i = 0; i < ARRAY_SIZE(groups); i++)
+		test_ulp_join(test, ctx, groups[i]);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&ulp.joined, 10 * HZ),
+			0UL);
+	for (i = 0; i < ARRAY_SIZE(groups); i++)
+		KUNIT_EXPECT_TRUE(test, test_igmp_joined(test, groups[i]));
+	rdma_mcm_close(ctx);
+	for (i = 0; i < ARRAY_SIZE(groups); i++)
+		KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, groups[i]));
+	test_live_objects_zero(test);
+}
+
+/* The device goes away under a joined membership: error, then close. */
+static void mcm_real_device_removal(struct kunit *test)
+{
+	struct rdma_mcm_ctx *ctx;
+	struct test_ulp ulp;
+	u32 h;
+
+	test_rxe_add(test);
+	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	h = test_ulp_join(test, ctx, TEST_GROUP);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&ulp.joined, 10 * HZ),
+			0UL);
+	test_rxe_remove(NULL);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, ulp.nr_errors, 1);
+	KUNIT_EXPECT_EQ(test, ulp.last_status, -ENODEV);
+	KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, TEST_GROUP));
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	rdma_mcm_close(ctx);
+	test_live_objects_zero(test);
+}
+
 static struct kunit_case rdma_mcm_rdma_cm_cases[] = {
 	KUNIT_CASE(rdma_cm_ud_id_create_destroy),
 	KUNIT_CASE(rdma_cm_join_unbound_id_is_einval),
 	KUNIT_CASE(rdma_cm_bind_unowned_address),
 	KUNIT_CASE(rdma_cm_bind_address_without_rdma_device),
 	KUNIT_CASE(ib_client_sees_rxe_added_and_removed),
+	KUNIT_CASE(mcm_real_open_errors),
+	KUNIT_CASE(mcm_real_join_and_leave),
+	KUNIT_CASE(mcm_real_leave_cancels_join),
+	KUNIT_CASE(mcm_real_close_leaves_all),
+	KUNIT_CASE(mcm_real_device_removal),
 	{}
 };
 

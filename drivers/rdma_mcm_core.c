@@ -54,6 +54,7 @@ static const struct rhashtable_params rdma_mcm_group_params = {
 
 static int rdma_mcm_cm_handler(struct rdma_cm_id *id,
 			       struct rdma_cm_event *event);
+static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx);
 
 /* ------------------------------------------------------------ members */
 
@@ -258,7 +259,13 @@ static int rdma_mcm_cm_handler(struct rdma_cm_id *id,
 
 /* ------------------------------------------------------------ the work */
 
-/* The device went away: every membership fails with -ENODEV, ids go. */
+/*
+ * The device went away. rdma_cm's device removal waits until our ids on it
+ * are destroyed, so the ULP still has its device while the error callbacks
+ * run: every membership fails with -ENODEV, QPs are detached first, and
+ * the ULP can release its own verbs objects from ->error(). Only then are
+ * the ids destroyed, letting the removal finish.
+ */
 static void rdma_mcm_device_lost(struct rdma_mcm_ctx *ctx)
 {
 	struct rdma_mcm_slot *slot, *tmp;
@@ -267,8 +274,10 @@ static void rdma_mcm_device_lost(struct rdma_mcm_ctx *ctx)
 	unsigned long idx;
 
 	mutex_lock(&ctx->mutex);
-	if (ctx->device_lost || ctx->closing)
-		goto out;
+	if (ctx->device_lost || ctx->closing) {
+		mutex_unlock(&ctx->mutex);
+		return;
+	}
 	ctx->device_lost = true;
 	xa_for_each(&ctx->members, idx, mb) {
 		struct rdma_ah_attr ah_attr;
@@ -278,7 +287,6 @@ static void rdma_mcm_device_lost(struct rdma_mcm_ctx *ctx)
 			ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
 		mb->qp_attached = false;
 		mb->cm_joined = false;
-		mb->slot = NULL;
 		/*
 		 * The address handle attributes hold a reference on the
 		 * device's GID table, which must be gone before the device
@@ -289,23 +297,28 @@ static void rdma_mcm_device_lost(struct rdma_mcm_ctx *ctx)
 		ah_attr = mb->ah_attr;
 		mb->have_ah = false;
 		memset(&mb->ah_attr, 0, sizeof(mb->ah_attr));
-		spin_unlock(&ctx->lock);
-		if (had_ah)
-			rdma_destroy_ah_attr(&ah_attr);
-
-		spin_lock(&ctx->lock);
 		if (mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED) {
 			rdma_mcm_set_state(mb, RDMA_MCM_ERROR, -ENODEV);
 			rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
 			failed++;
 		}
 		spin_unlock(&ctx->lock);
+		if (had_ah)
+			rdma_destroy_ah_attr(&ah_attr);
 	}
-	list_for_each_entry_safe(slot, tmp, &ctx->slots, node)
-		rdma_mcm_slot_destroy(ctx, slot);
+	mutex_unlock(&ctx->mutex);
 	pr_debug("device removed: %u memberships of a context failed\n",
 		 failed);
-out:
+
+	while (rdma_mcm_deliver_one(ctx))
+		cond_resched();
+
+	/* A callback may have closed the context: its ids are gone then. */
+	mutex_lock(&ctx->mutex);
+	xa_for_each(&ctx->members, idx, mb)
+		mb->slot = NULL;
+	list_for_each_entry_safe(slot, tmp, &ctx->slots, node)
+		rdma_mcm_slot_destroy(ctx, slot);
 	mutex_unlock(&ctx->mutex);
 }
 
@@ -948,6 +961,34 @@ int rdma_mcm_list(struct rdma_mcm_ctx *ctx, u32 start,
 	return n;
 }
 EXPORT_SYMBOL_GPL(rdma_mcm_list);
+
+/**
+ * rdma_mcm_device() - the RDMA device and port a context joins on
+ * @ctx: the context
+ * @port_num: set to the port number
+ *
+ * A ULP creates the QP it passes to rdma_mcm_join() on this device. The
+ * device stays registered at least until the ULP's ->error() callbacks
+ * with -ENODEV have returned.
+ *
+ * Context: process context; may sleep.
+ * Return: the device, or NULL once the device is gone.
+ */
+struct ib_device *rdma_mcm_device(struct rdma_mcm_ctx *ctx, u32 *port_num)
+{
+	struct ib_device *device = NULL;
+	struct rdma_mcm_slot *slot;
+
+	mutex_lock(&ctx->mutex);
+	slot = list_first_entry_or_null(&ctx->slots, struct rdma_mcm_slot, node);
+	if (slot && !ctx->device_lost) {
+		device = slot->id->device;
+		*port_num = slot->id->port_num;
+	}
+	mutex_unlock(&ctx->mutex);
+	return device;
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_device);
 
 /**
  * rdma_mcm_flush() - wait until every queued notification is delivered

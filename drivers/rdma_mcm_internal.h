@@ -24,6 +24,10 @@ int rdma_mcm_ib_client_register(void);
 void rdma_mcm_ib_client_unregister(void);
 unsigned int rdma_mcm_ib_device_count(void);
 
+/* rdma_mcm_debugfs.c: /sys/kernel/debug/rdma_mcm */
+void rdma_mcm_debugfs_init(void);
+void rdma_mcm_debugfs_exit(void);
+
 /* rdma_mcm_cdev.c: the /dev/rdma_mcm misc device */
 int rdma_mcm_cdev_register(void);
 void rdma_mcm_cdev_unregister(void);

@@ -31,6 +31,7 @@ static int __init rdma_mcm_init(void)
 	ret = rdma_mcm_cdev_register();
 	if (ret)
 		goto err_client;
+	rdma_mcm_debugfs_init();
 
 	pr_debug("loaded, version %s\n", RDMA_MCM_VERSION);
 	return 0;
@@ -45,6 +46,7 @@ err_core:
 static void __exit rdma_mcm_exit(void)
 {
 	/* Reverse order of init: no new opens, then no device callbacks. */
+	rdma_mcm_debugfs_exit();
 	rdma_mcm_cdev_unregister();
 	rdma_mcm_ib_client_unregister();
 	rdma_mcm_core_exit();

@@ -82,6 +82,10 @@ struct rdma_mcm_join_info {
  *	could not be attached (the group was left again), rdma_cm reported
  *	%RDMA_CM_EVENT_MULTICAST_ERROR, or the device went away (-ENODEV).
  *	The membership is in %RDMA_MCM_ERROR until the ULP leaves it.
+ *	With -ENODEV the QP is already detached and the device is being
+ *	unregistered: the ULP must release its own verbs objects on it (QP,
+ *	CQ, PD, AHs) before its last -ENODEV callback returns; the device
+ *	waits for that.
  *
  * Callbacks run in process context on rdma_mcm's workqueue, one at a time
  * per context, never under a lock of rdma_mcm's. They may sleep, and may
@@ -132,6 +136,7 @@ int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
 int rdma_mcm_list(struct rdma_mcm_ctx *ctx, u32 start,
 		  struct rdma_mcm_member_info *infos, unsigned int max,
 		  u32 *next);
+struct ib_device *rdma_mcm_device(struct rdma_mcm_ctx *ctx, u32 *port_num);
 const char *rdma_mcm_state_name(enum rdma_mcm_state state);
 
 #endif /* _RDMA_MCM_H */

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: debugfs, /sys/kernel/debug/rdma_mcm/.
+ *
+ *   live   objects alive in the module: contexts, memberships, and the
+ *          rdma_cm_ids the manager holds. All zero when nothing is in use;
+ *          the tests check it after every run.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "rdma_mcm_internal.h"
+
+static struct dentry *rdma_mcm_debugfs_dir;
+
+static int rdma_mcm_live_show(struct seq_file *m, void *unused)
+{
+	struct rdma_mcm_live live;
+
+	rdma_mcm_live_objects(&live);
+	seq_printf(m, "contexts %d\nmembers %d\nslots %d\n", live.contexts,
+		   live.members, live.slots);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rdma_mcm_live);
+
+void rdma_mcm_debugfs_init(void)
+{
+	rdma_mcm_debugfs_dir = debugfs_create_dir("rdma_mcm", NULL);
+	debugfs_create_file("live", 0444, rdma_mcm_debugfs_dir, NULL,
+			    &rdma_mcm_live_fops);
+}
+
+void rdma_mcm_debugfs_exit(void)
+{
+	debugfs_remove_recursive(rdma_mcm_debugfs_dir);
+}

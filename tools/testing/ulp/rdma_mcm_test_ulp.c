@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm_test_ulp: a small kernel ULP for the VM tests. It uses only
+ * rdma_mcm's exported API, with a real kernel UD QP (its own PD, CQ and
+ * posted receives) on the context's device, and counts the datagrams that
+ * reach it. Driven through debugfs:
+ *
+ *   /sys/kernel/debug/rdma_mcm_test_ulp/control   (write one command)
+ *	open ADDR          context on IPv4 source ADDR, QP on its device
+ *	join GROUP         full-member join, QP attached once joined
+ *	sendonly GROUP     send-only join
+ *	leave GROUP        leave by address
+ *	joinleave GROUP    join and leave at once (cancel of a join in flight)
+ *	close              close the context, then free the QP
+ *   /sys/kernel/debug/rdma_mcm_test_ulp/status    (read)
+ *	counters, then one line per membership
+ *
+ * On -ENODEV the ULP frees its verbs objects from the ->error() callback,
+ * as rdma_mcm's contract asks, so that the device can go.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/inet.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm_ib.h>
+#include <rdma/rdma_mcm.h>
+
+#define TULP_NR_RECV	64
+#define TULP_BUF_SIZE	(4096 + sizeof(struct ib_grh))
+
+struct tulp_buf {
+	struct ib_cqe cqe;
+	void *data;
+	u64 dma;
+};
+
+struct tulp {
+	struct mutex lock;		/* serialises commands */
+	struct mutex verbs_lock;	/* verbs set-up and teardown */
+	struct rdma_mcm_ctx *ctx;
+	struct ib_device *dev;
+	u32 port;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	struct tulp_buf bufs[TULP_NR_RECV];
+	bool verbs_up;
+
+	atomic_t rx;
+	atomic_t rx_errors;
+	atomic_t joined_cbs;
+	atomic_t error_cbs;
+	atomic_t last_status;
+};
+
+static struct tulp tulp;
+static struct dentry *tulp_dir;
+
+static int tulp_post_recv(struct tulp_buf *buf)
+{
+	struct ib_sge sge = {
+		.addr = buf->dma,
+		.length = TULP_BUF_SIZE,
+		.lkey = tulp.pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &buf->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_recv(tulp.qp, &wr, NULL);
+}
+
+static void tulp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct tulp_buf *buf = container_of(wc->wr_cqe, struct tulp_buf, cqe);
+
+	if (wc->status == IB_WC_WR_FLUSH_ERR)
+		return;		/* the QP is going away */
+	if (wc->status != IB_WC_SUCCESS) {
+		atomic_inc(&tulp.rx_errors);
+		return;
+	}
+	atomic_inc(&tulp.rx);
+	ib_dma_sync_single_for_device(tulp.dev, buf->dma, TULP_BUF_SIZE,
+				      DMA_FROM_DEVICE);
+	if (tulp_post_recv(buf))
+		atomic_inc(&tulp.rx_errors);
+}
+
+static void tulp_verbs_down(void)
+{
+	int i;
+
+	mutex_lock(&tulp.verbs_lock);
+	if (!tulp.verbs_up)
+		goto out;
+	ib_drain_rq(tulp.qp);
+	ib_destroy_qp(tulp.qp);
+	ib_free_cq(tulp.cq);
+	for (i = 0; i < TULP_NR_RECV; i++) {
+		ib_dma_unmap_single(tulp.dev, tulp.bufs[i].dma, TULP_BUF_SIZE,
+				    DMA_FROM_DEVICE);
+		kfree(tulp.bufs[i].data);
+	}
+	ib_dealloc_pd(tulp.pd);
+	tulp.verbs_up = false;
+	pr_info("verbs objects released\n");
+out:
+	mutex_unlock(&tulp.verbs_lock);
+}
+
+static int tulp_qp_ready(void)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = tulp.port,
+		.qkey = RDMA_UDP_QKEY,
+	};
+	int ret;
+
+	ret = ib_modify_qp(tulp.qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_QKEY);
+	if (ret)
+		return ret;
+	attr.qp_state = IB_QPS_RTR;
+	ret = ib_modify_qp(tulp.qp, &attr, IB_QP_STATE);
+	if (ret)
+		return ret;
+	attr.qp_state = IB_QPS_RTS;
+	attr.sq_psn = 0;
+	return ib_modify_qp(tulp.qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
+}
+
+static int tulp_verbs_up(void)
+{
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_UD,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = 1,
+			.max_recv_wr = TULP_NR_RECV,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+	};
+	int i, ret, nbufs = 0;
+
+	tulp.dev = rdma_mcm_device(tulp.ctx, &tulp.port);
+	if (!tulp.dev)
+		return -ENODEV;
+	tulp.pd = ib_alloc_pd(tulp.dev, 0);
+	if (IS_ERR(tulp.pd))
+		return PTR_ERR(tulp.pd);
+	tulp.cq = ib_alloc_cq(tulp.dev, &tulp, 2 * TULP_NR_RECV, 0,
+			      IB_POLL_WORKQUEUE);
+	if (IS_ERR(tulp.cq)) {
+		ret = PTR_ERR(tulp.cq);
+		goto err_pd;
+	}
+	init.send_cq = tulp.cq;
+	init.recv_cq = tulp.cq;
+	tulp.qp = ib_create_qp(tulp.pd, &init);
+	if (IS_ERR(tulp.qp)) {
+		ret = PTR_ERR(tulp.qp);
+		goto err_cq;
+	}
+	ret = tulp_qp_ready();
+	if (ret)
+		goto err_qp;
+	for (nbufs = 0; nbufs < TULP_NR_RECV; nbufs++) {
+		struct tulp_buf *buf = &tulp.bufs[nbufs];
+
+		buf->data = kmalloc(TULP_BUF_SIZE, GFP_KERNEL);
+		if (!buf->data) {
+			ret = -ENOMEM;
+			goto err_bufs;
+		}
+		buf->dma = ib_dma_map_single(tulp.dev, buf->data,
+					     TULP_BUF_SIZE, DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(tulp.dev, buf->dma)) {
+			kfree(buf->data);
+			ret = -ENOMEM;
+			goto err_bufs;
+		}
+		buf->cqe.done = tulp_recv_done;
+	}
+	for (i = 0; i < TULP_NR_RECV; i++) {
+		ret = tulp_post_recv(&tulp.bufs[i]);
+		if (ret)
+			goto err_drain;
+	}
+	tulp.verbs_up = true;
+	return 0;
+
+err_drain:
+	ib_drain_rq(tulp.qp);
+err_bufs:
+	while (nbufs--) {
+		ib_dma_unmap_single(tulp.dev, tulp.bufs[nbufs].dma,
+				    TULP_BUF_SIZE, DMA_FROM_DEVICE);
+		kfree(tulp.bufs[nbufs].data);
+	}
+err_qp:
+	ib_destroy_qp(tulp.qp);
+err_cq:
+	ib_free_cq(tulp.cq);
+err_pd:
+	ib_dealloc_pd(tulp.pd);
+	return ret;
+}
+
+static void tulp_joined(void *priv, const struct rdma_mcm_join_info *info)
+{
+	atomic_inc(&tulp.joined_cbs);
+	pr_info("joined handle %u mgid %pI6 qkey 0x%x\n", info->handle,
+		info->mgid.raw, info->qkey);
+}
+
+static void tulp_error(void *priv, u32 handle, void *context, int status)
+{
+	atomic_inc(&tulp.error_cbs);
+	atomic_set(&tulp.last_status, status);
+	pr_info("error on handle %u: %d\n", handle, status);
+	/* The device is going: give its objects back before it waits on us. */
+	if (status == -ENODEV)
+		tulp_verbs_down();
+}
+
+static const struct rdma_mcm_ops tulp_ops = {
+	.joined = tulp_joined,
+	.error = tulp_error,
+};
+
+static int tulp_parse_v4(const char *s, struct sockaddr_in *sin)
+{
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	return in4_pton(s, -1, (u8 *)&sin->sin_addr, -1, NULL) ? 0 : -EINVAL;
+}
+
+static int tulp_open(const char *arg)
+{
+	struct sockaddr_in src;
+	struct rdma_mcm_ctx *ctx;
+	int ret;
+
+	if (tulp.ctx)
+		return -EBUSY;
+	ret = tulp_parse_v4(arg, &src);
+	if (ret)
+		return ret;
+	ctx = rdma_mcm_open(&init_net, (struct sockaddr *)&src, &tulp_ops,
+			    &tulp);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	tulp.ctx = ctx;
+	ret = tulp_verbs_up();
+	if (ret) {
+		rdma_mcm_close(ctx);
+		tulp.ctx = NULL;
+	}
+	return ret;
+}
+
+static void tulp_close(void)
+{
+	if (!tulp.ctx)
+		return;
+	rdma_mcm_close(tulp.ctx);
+	tulp.ctx = NULL;
+	tulp_verbs_down();
+}
+
+static int tulp_command(char *cmd)
+{
+	struct sockaddr_in grp;
+	char *arg;
+	u32 handle;
+	int ret;
+
+	arg = strchr(strim(cmd), ' ');
+	if (arg)
+		*arg++ = '\0';
+	if (!strcmp(cmd, "open"))
+		return arg ? tulp_open(arg) : -EINVAL;
+	if (!strcmp(cmd, "close")) {
+		tulp_close();
+		return 0;
+	}
+	if (!tulp.ctx)
+		return -ENOTCONN;
+	if (!arg || tulp_parse_v4(arg, &grp))
+		return -EINVAL;
+	if (!strcmp(cmd, "join") || !strcmp(cmd, "joinleave"))
+		ret = rdma_mcm_join(tulp.ctx, (struct sockaddr *)&grp,
+				    RDMA_MCM_FULLMEMBER,
+				    tulp.verbs_up ? tulp.qp : NULL, NULL,
+				    &handle);
+	else if (!strcmp(cmd, "sendonly"))
+		ret = rdma_mcm_join(tulp.ctx, (struct sockaddr *)&grp,
+				    RDMA_MCM_SENDONLY_FULLMEMBER, NULL, NULL,
+				    &handle);
+	else if (!strcmp(cmd, "leave"))
+		return rdma_mcm_leave_addr(tulp.ctx, (struct sockaddr *)&grp);
+	else
+		return -EINVAL;
+	if (!ret && !strcmp(cmd, "joinleave"))
+		ret = rdma_mcm_leave(tulp.ctx, handle);
+	return ret;
+}
+
+static ssize_t tulp_control_write(struct file *file, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	char buf[64];
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	mutex_lock(&tulp.lock);
+	ret = tulp_command(buf);
+	mutex_unlock(&tulp.lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations tulp_control_fops = {
+	.owner = THIS_MODULE,
+	.write = tulp_control_write,
+};
+
+static int tulp_status_show(struct seq_file *m, void *unused)
+{
+	struct rdma_mcm_member_info info[4];
+	u32 start = 0, next;
+	int i, n;
+
+	mutex_lock(&tulp.lock);
+	seq_printf(m, "open %d\nverbs %d\nrx %d\nrx_errors %d\n",
+		   !!tulp.ctx, tulp.verbs_up, atomic_read(&tulp.rx),
+		   atomic_read(&tulp.rx_errors));
+	seq_printf(m, "joined_callbacks %d\nerror_callbacks %d\nlast_status %d\n",
+		   atomic_read(&tulp.joined_cbs), atomic_read(&tulp.error_cbs),
+		   atomic_read(&tulp.last_status));
+	while (tulp.ctx) {
+		n = rdma_mcm_list(tulp.ctx, start, info, ARRAY_SIZE(info),
+				  &next);
+		for (i = 0; i < n; i++)
+			seq_printf(m, "member %u %pI4 %s %d attached=%d\n",
+				   info[i].handle,
+				   &((struct sockaddr_in *)&info[i].group)->sin_addr,
+				   rdma_mcm_state_name(info[i].state),
+				   info[i].status, info[i].qp_attached);
+		if (!next)
+			break;
+		start = next;
+	}
+	mutex_unlock(&tulp.lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tulp_status);
+
+static int __init tulp_init(void)
+{
+	mutex_init(&tulp.lock);
+	mutex_init(&tulp.verbs_lock);
+	tulp_dir = debugfs_create_dir("rdma_mcm_test_ulp", NULL);
+	debugfs_create_file("control", 0200, tulp_dir, NULL,
+			    &tulp_control_fops);
+	debugfs_create_file("status", 0444, tulp_dir, NULL, &tulp_status_fops);
+	return 0;
+}
+
+static void __exit tulp_exit(void)
+{
+	debugfs_remove_recursive(tulp_dir);
+	mutex_lock(&tulp.lock);
+	tulp_close();
+	mutex_unlock(&tulp.lock);
+}
+
+module_init(tulp_init);
+module_exit(tulp_exit);
+
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_AUTHOR("The rdma_mcm developers");
+MODULE_DESCRIPTION("rdma_mcm test ULP: a kernel UD QP receiving multicast");

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# A kernel ULP on rdma_mcm's exported API (tools/testing/ulp), with its own
+# UD QP on rxe1: it joins, receives every datagram mckey sends from rxe0,
+# leaves (then receives nothing and IGMP forgets the group), cancels a join
+# in flight, closes a context with several memberships, and survives
+# 'rdma link delete rxe1' under a joined membership. Afterwards both
+# modules unload and rdma_mcm's live-object counters are zero.
+
+. "$(dirname "$0")/lib.sh"
+
+CTL=/sys/kernel/debug/rdma_mcm_test_ulp/control
+STATUS=/sys/kernel/debug/rdma_mcm_test_ulp/status
+LIVE=/sys/kernel/debug/rdma_mcm/live
+COUNT=20
+
+cmd() { echo "$*" > $CTL; }
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' $STATUS; }
+member_state() { awk -v g="$1" '$1 == "member" && $3 == g { print $4 }' $STATUS; }
+member_is() { [ "$(member_state "$1")" = "$2" ]; }
+member_gone() { [ -z "$(member_state "$1")" ]; }
+attached() { awk -v g="$1" '$1 == "member" && $3 == g { print $6 }' $STATUS | grep -q attached=1; }
+# igmp_hex 239.2.2.2 -> 020202EF, as /proc/net/igmp prints it
+igmp_hex() { local IFS=.; set -- $1; printf '%02X%02X%02X%02X' "$4" "$3" "$2" "$1"; }
+in_igmp() {
+	awk -v dev=veth1 -v g="$(igmp_hex "$1")" \
+		'/^[0-9]/ { d = $2 } $1 == g && d == dev { f = 1 } END { exit !f }' \
+		/proc/net/igmp
+}
+not_in_igmp() { ! in_igmp "$1"; }
+live_zero() { [ "$(tr '\n' ' ' < $LIVE)" = "contexts 0 members 0 slots 0 " ]; }
+counter() { rdma statistic show link "$1/1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
+rx_at_least() { [ "$(stat_of rx)" -ge "$1" ]; }
+stat_is() { [ "$(stat_of "$1")" = "$2" ]; }
+
+# send_until GROUP N: mckey sends from rxe0 until the ULP has N datagrams
+send_until() {
+	local run
+	for run in $(seq 10); do
+		timeout 60 mckey -m "$1" -b $BENCH_IP0 -s -C $COUNT > /dev/null || return 1
+		wait_for 5 rx_at_least "$2" && return 0
+	done
+	return 1
+}
+
+plan 30
+check "modprobe rdma_mcm_test_ulp" modprobe rdma_mcm_test_ulp
+check "open a context on $BENCH_IP1 (rxe1) with a UD QP" cmd open $BENCH_IP1
+ok "the ULP's verbs objects are up" stat_is verbs 1
+
+G=239.2.2.2
+check "join $G with the QP" cmd join $G
+ok "$G reaches joined, QP attached" wait_for 30 member_is $G joined
+ok "the QP is attached to $G" attached $G
+ok "/proc/net/igmp lists $G on veth1" in_igmp $G
+sent0=$(counter rxe0 sent_pkts)
+check "mckey on rxe0 sends to $G until the ULP has $COUNT datagrams" send_until $G $COUNT
+sleep 1
+sent=$(( $(counter rxe0 sent_pkts) - sent0 ))
+rx=$(stat_of rx)
+diag "rxe0 sent $sent datagrams, the ULP received $rx"
+ok "the ULP received every datagram rxe0 sent ($sent)" [ "$rx" -eq "$sent" ]
+ok "no receive errors" stat_is rx_errors 0
+
+check "leave $G" cmd leave $G
+ok "$G is no longer a membership" member_gone $G
+ok "/proc/net/igmp no longer lists $G" wait_for 10 not_in_igmp $G
+timeout 60 mckey -m $G -b $BENCH_IP0 -s -C $COUNT > /dev/null
+sleep 2
+ok "after leave, a further mckey send reaches nothing" stat_is rx "$rx"
+
+G2=239.2.2.3
+joined_before=$(stat_of joined_callbacks)
+check "join $G2 and leave it at once" cmd joinleave $G2
+sleep 2
+ok "the cancelled join never reported joined" stat_is joined_callbacks "$joined_before"
+ok "the cancelled join left no IGMP entry" not_in_igmp $G2
+
+for g in 239.2.2.4 239.2.2.5 239.2.2.6; do cmd join $g; done
+all_joined() { member_is 239.2.2.4 joined && member_is 239.2.2.5 joined && member_is 239.2.2.6 joined; }
+ok "three more groups joined" wait_for 30 all_joined
+check "close the context with three memberships" cmd close
+igmp_clean() { not_in_igmp 239.2.2.4 && not_in_igmp 239.2.2.5 && not_in_igmp 239.2.2.6; }
+ok "close left every group (IGMP clean)" wait_for 10 igmp_clean
+ok "rdma_mcm's live objects are zero" live_zero
+
+G3=239.2.2.7
+cmd open $BENCH_IP1 && cmd join $G3
+ok "a new context joins $G3" wait_for 30 member_is $G3 joined
+errors_before=$(stat_of error_callbacks)
+check "rdma link delete rxe1 while joined" rdma link delete rxe1
+ok "the membership got its error callback" wait_for 30 stat_is error_callbacks $((errors_before + 1))
+ok "with status -ENODEV" stat_is last_status -19
+ok "the ULP released its verbs objects" stat_is verbs 0
+check "close after the device removal" cmd close
+ok "live objects are zero" live_zero
+check "re-add rxe1" bench_rxe rxe1 veth1
+unload() { rmmod rdma_mcm_test_ulp && rmmod rdma_mcm; }
+check "rmmod rdma_mcm_test_ulp and rdma_mcm" unload

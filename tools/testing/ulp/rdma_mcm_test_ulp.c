@@ -12,8 +12,12 @@
  *	leave GROUP        leave by address
  *	joinleave GROUP    join and leave at once (cancel of a join in flight)
  *	close              close the context, then free the QP
+ *	join_many GROUP N  send-only joins of N groups from GROUP up, timed
+ *	leave_many GROUP N leaves of those N groups, timed
  *   /sys/kernel/debug/rdma_mcm_test_ulp/status    (read)
  *	counters, then one line per membership
+ *   /sys/kernel/debug/rdma_mcm_test_ulp/counters  (read)
+ *	the counters alone
  *
  * On -ENODEV the ULP frees its verbs objects from the ->error() callback,
  * as rdma_mcm's contract asks, so that the device can go.
@@ -58,6 +62,8 @@ struct tulp {
 	atomic_t joined_cbs;
 	atomic_t error_cbs;
 	atomic_t last_status;
+	u64 last_batch_ns;
+	unsigned int last_batch_n;
 };
 
 static struct tulp tulp;
@@ -281,6 +287,34 @@ static void tulp_close(void)
 	tulp_verbs_down();
 }
 
+/* Join or leave N consecutive groups from @first; the time is reported. */
+static int tulp_many(bool join, struct sockaddr_in *first, char *count)
+{
+	u32 base = ntohl(first->sin_addr.s_addr), handle;
+	struct sockaddr_in grp = *first;
+	unsigned int n, i;
+	u64 start;
+	int ret = 0;
+
+	if (kstrtouint(count, 0, &n) || !n)
+		return -EINVAL;
+	start = ktime_get_ns();
+	for (i = 0; i < n && !ret; i++) {
+		grp.sin_addr.s_addr = htonl(base + i);
+		if (join)
+			ret = rdma_mcm_join(tulp.ctx, (struct sockaddr *)&grp,
+					    RDMA_MCM_SENDONLY_FULLMEMBER, NULL,
+					    NULL, &handle);
+		else
+			ret = rdma_mcm_leave_addr(tulp.ctx,
+						  (struct sockaddr *)&grp);
+		cond_resched();
+	}
+	tulp.last_batch_ns = ktime_get_ns() - start;
+	tulp.last_batch_n = i;
+	return ret;
+}
+
 static int tulp_command(char *cmd)
 {
 	struct sockaddr_in grp;
@@ -299,7 +333,19 @@ static int tulp_command(char *cmd)
 	}
 	if (!tulp.ctx)
 		return -ENOTCONN;
-	if (!arg || tulp_parse_v4(arg, &grp))
+	if (!arg)
+		return -EINVAL;
+	if (!strcmp(cmd, "join_many") || !strcmp(cmd, "leave_many")) {
+		char *count = strchr(arg, ' ');
+
+		if (!count)
+			return -EINVAL;
+		*count++ = '\0';
+		if (tulp_parse_v4(arg, &grp))
+			return -EINVAL;
+		return tulp_many(cmd[0] == 'j', &grp, count);
+	}
+	if (tulp_parse_v4(arg, &grp))
 		return -EINVAL;
 	if (!strcmp(cmd, "join") || !strcmp(cmd, "joinleave"))
 		ret = rdma_mcm_join(tulp.ctx, (struct sockaddr *)&grp,
@@ -341,6 +387,27 @@ static const struct file_operations tulp_control_fops = {
 	.write = tulp_control_write,
 };
 
+static void tulp_show_counters(struct seq_file *m)
+{
+	seq_printf(m, "open %d\nverbs %d\nrx %d\nrx_errors %d\n",
+		   !!tulp.ctx, tulp.verbs_up, atomic_read(&tulp.rx),
+		   atomic_read(&tulp.rx_errors));
+	seq_printf(m, "joined_callbacks %d\nerror_callbacks %d\nlast_status %d\n",
+		   atomic_read(&tulp.joined_cbs), atomic_read(&tulp.error_cbs),
+		   atomic_read(&tulp.last_status));
+	seq_printf(m, "last_batch %u %llu\n", tulp.last_batch_n,
+		   tulp.last_batch_ns);
+}
+
+static int tulp_counters_show(struct seq_file *m, void *unused)
+{
+	mutex_lock(&tulp.lock);
+	tulp_show_counters(m);
+	mutex_unlock(&tulp.lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tulp_counters);
+
 static int tulp_status_show(struct seq_file *m, void *unused)
 {
 	struct rdma_mcm_member_info info[4];
@@ -348,12 +415,8 @@ static int tulp_status_show(struct seq_file *m, void *unused)
 	int i, n;
 
 	mutex_lock(&tulp.lock);
-	seq_printf(m, "open %d\nverbs %d\nrx %d\nrx_errors %d\n",
-		   !!tulp.ctx, tulp.verbs_up, atomic_read(&tulp.rx),
-		   atomic_read(&tulp.rx_errors));
-	seq_printf(m, "joined_callbacks %d\nerror_callbacks %d\nlast_status %d\n",
-		   atomic_read(&tulp.joined_cbs), atomic_read(&tulp.error_cbs),
-		   atomic_read(&tulp.last_status));
+	tulp_show_counters(m);
+
 	while (tulp.ctx) {
 		n = rdma_mcm_list(tulp.ctx, start, info, ARRAY_SIZE(info),
 				  &next);
@@ -380,6 +443,8 @@ static int __init tulp_init(void)
 	debugfs_create_file("control", 0200, tulp_dir, NULL,
 			    &tulp_control_fops);
 	debugfs_create_file("status", 0444, tulp_dir, NULL, &tulp_status_fops);
+	debugfs_create_file("counters", 0444, tulp_dir, NULL,
+			    &tulp_counters_fops);
 	return 0;
 }
 

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # What 'make demo' shows, inside the bench VM: rdma_mcm loading and the RDMA
-# devices it sees, then a real RDMA multicast exchange between rdma-core's
-# mckey on rxe0 and on rxe1. Exits non-zero when any step fails.
+# devices it sees; a real RDMA multicast exchange between rdma-core's mckey
+# on rxe0 and on rxe1; then a kernel ULP (the test ULP, on rdma_mcm's API
+# with its own UD QP on rxe1) joining, receiving mckey's datagrams, leaving,
+# and cancelling a join in flight. Exits non-zero when any step fails.
 
 set -u
 . /usr/libexec/rdma_mcm/bench.sh
@@ -55,7 +57,55 @@ say "after the receiver left, /proc/net/igmp on veth1:"
 awk '/^[0-9]/ { d = $2 } d == "veth1"' /proc/net/igmp
 grep -q 010101EF /proc/net/igmp && fail "$GROUP still joined"
 
-say "rmmod rdma_mcm"
+CTL=/sys/kernel/debug/rdma_mcm_test_ulp/control
+STATUS=/sys/kernel/debug/rdma_mcm_test_ulp/status
+ULP_GROUP=239.2.2.2
+ulp() { echo "ulp> $*"; echo "$*" > $CTL || fail "ULP command '$*'"; }
+rx() { awk '$1 == "rx" { print $2 }' $STATUS; }
+member_line() { grep "^member .* $1 " $STATUS; }
+
+say "a kernel ULP on rdma_mcm: context on rxe1 ($BENCH_IP1), its own UD QP"
+modprobe rdma_mcm_test_ulp || fail "modprobe rdma_mcm_test_ulp"
+ulp open $BENCH_IP1
+ulp join $ULP_GROUP
+for _ in $(seq 100); do
+	member_line $ULP_GROUP | grep -q joined && break
+	sleep 0.2
+done
+member_line $ULP_GROUP | grep -q joined || fail "$ULP_GROUP never joined"
+echo "membership:   $(member_line $ULP_GROUP)"
+dmesg | grep 'rdma_mcm_test_ulp: joined' | tail -n 1 | sed 's/^\[[^]]*\] /kernel log:  /'
+
+say "mckey on rxe0 sends $COUNT datagrams to $ULP_GROUP; the ULP's QP receives them"
+for run in 1 2 3 4 5; do
+	timeout 60 mckey -m $ULP_GROUP -b $BENCH_IP0 -s -C $COUNT > /dev/null
+	sleep 1
+	[ "$(rx)" -ge $COUNT ] && break
+done
+echo "datagrams received by the kernel ULP: $(rx)"
+[ "$(rx)" -ge $COUNT ] || fail "the ULP did not receive $COUNT datagrams"
+
+say "leave $ULP_GROUP: QP detached, group left, IGMP forgets it"
+before=$(rx)
+ulp leave $ULP_GROUP
+member_line $ULP_GROUP && fail "still a member"
+awk '/^[0-9]/ { d = $2 } d == "veth1"' /proc/net/igmp
+timeout 60 mckey -m $ULP_GROUP -b $BENCH_IP0 -s -C $COUNT > /dev/null
+sleep 2
+echo "after leave, mckey sent $COUNT more; the ULP received $(( $(rx) - before ))"
+
+say "cancel: join 239.2.2.3 and leave it before the join completes"
+cbs=$(awk '$1 == "joined_callbacks" { print $2 }' $STATUS)
+ulp joinleave 239.2.2.3
+sleep 2
+echo "joined callbacks before: $cbs, after: $(awk '$1 == "joined_callbacks" { print $2 }' $STATUS)"
+grep -q 030202EF /proc/net/igmp && fail "the cancelled join left an IGMP entry"
+echo "no IGMP entry for 239.2.2.3"
+
+say "close the context, unload"
+ulp close
+echo "rdma_mcm live objects: $(tr '\n' ' ' < /sys/kernel/debug/rdma_mcm/live)"
+rmmod rdma_mcm_test_ulp || fail "rmmod rdma_mcm_test_ulp"
 rmmod rdma_mcm || fail "rmmod rdma_mcm"
 [ -e /dev/rdma_mcm ] && fail "/dev/rdma_mcm still exists"
 echo "/dev/rdma_mcm is gone; demo complete"

@@ -30,6 +30,7 @@ struct rdma_mcm_ctx;
  * @RDMA_MCM_LEAVING: a leave (or the cancel of a join in flight) is under
  *	way; never seen by a caller, who is the one leaving
  * @RDMA_MCM_LEFT: gone; never seen by a caller either
+ * @RDMA_MCM_NR_STATES: the number of states, not a state
  */
 enum rdma_mcm_state {
 	RDMA_MCM_JOINING,

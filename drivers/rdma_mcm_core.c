@@ -32,6 +32,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_sa.h>
 
+#include "rdma_mcm_compat.h"
 #include "rdma_mcm_internal.h"
 
 unsigned int rdma_mcm_slot_size = 64;
@@ -1014,7 +1015,7 @@ void rdma_mcm_live_objects(struct rdma_mcm_live *live)
 
 int rdma_mcm_core_init(void)
 {
-	rdma_mcm_member_cache = KMEM_CACHE(rdma_mcm_member, 0);
+	rdma_mcm_member_cache = KMEM_CACHE(rdma_mcm_member, SLAB_NO_MERGE);
 	if (!rdma_mcm_member_cache)
 		return -ENOMEM;
 	rdma_mcm_wq = alloc_workqueue("rdma_mcm", WQ_UNBOUND, 0);

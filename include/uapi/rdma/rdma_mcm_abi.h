@@ -2,8 +2,22 @@
 /*
  * rdma_mcm: userspace ABI of /dev/rdma_mcm.
  *
- * The ioctl commands arrive with the userspace interface; this header
- * already fixes the device name and the ioctl magic number.
+ * Each open file owns the contexts and memberships created through it;
+ * context ids and membership handles are per file and mean nothing in
+ * another file. The opener's network namespace is used. Closing the file
+ * (also on exit or SIGKILL) leaves every membership.
+ *
+ * Rules that let the structs grow without breaking old binaries:
+ *  - every ioctl argument's size is the size encoded in the command number
+ *    (_IOC_SIZE). A newer kernel accepts an older, shorter struct (the
+ *    missing tail reads as zero) and a newer, longer one whose unknown tail
+ *    is zero (else -E2BIG), as copy_struct_from_user() does;
+ *  - arrays (batch and list entries) carry their entry size;
+ *  - reserved fields and unknown flags must be zero (else -EINVAL);
+ *  - every struct has a fixed layout with explicit padding and 64-bit
+ *    fields aligned with __aligned_u64, identical for 32- and 64-bit
+ *    processes (compat_ioctl passes them through unchanged).
+ * Every errno is listed in Documentation/uapi.rst.
  */
 #ifndef _UAPI_RDMA_MCM_ABI_H
 #define _UAPI_RDMA_MCM_ABI_H
@@ -20,7 +34,273 @@
  */
 #define RDMA_MCM_IOCTL_MAGIC	0xBA
 
-/* Version of this ABI, bumped when a command or struct is added. */
-#define RDMA_MCM_ABI_VERSION	0
+/* Version of this ABI, reported by RDMA_MCM_IOC_VERSION. */
+#define RDMA_MCM_ABI_VERSION	1
+
+/* Room for any socket address rdma_mcm takes (sockaddr_in, _in6, _ib). */
+#define RDMA_MCM_ADDR_SIZE	128
+
+/* Join flags, as librdmacm's RDMA_MC_JOIN_FLAG_*. */
+#define RDMA_MCM_JOIN_FULLMEMBER		0
+#define RDMA_MCM_JOIN_SENDONLY_FULLMEMBER	1
+
+/* Leave flags */
+#define RDMA_MCM_LEAVE_BY_ADDR	(1U << 0)	/* use addr, not handle */
+
+/* Membership states, as reported by QUERY and LIST */
+#define RDMA_MCM_STATE_JOINING	0
+#define RDMA_MCM_STATE_JOINED	1
+#define RDMA_MCM_STATE_ERROR	2
+
+/* Event types, read() from the file */
+#define RDMA_MCM_EVENT_JOINED	1
+#define RDMA_MCM_EVENT_ERROR	2
+
+/**
+ * struct rdma_mcm_version - RDMA_MCM_IOC_VERSION
+ * @abi_version: out: RDMA_MCM_ABI_VERSION of the running module
+ * @reserved: must be zero
+ *
+ * Also the cheapest command: benchmarks use it as the syscall floor.
+ */
+struct rdma_mcm_version {
+	__u32 abi_version;
+	__u32 reserved;
+};
+
+/**
+ * struct rdma_mcm_create_ctx - RDMA_MCM_IOC_CREATE_CTX
+ * @src: in: local source address (sockaddr_in, sockaddr_in6 or sockaddr_ib)
+ * @src_len: in: bytes of @src used
+ * @flags: in: must be zero
+ * @ctx_id: out: the context's id in this file (never 0)
+ * @reserved: must be zero
+ */
+struct rdma_mcm_create_ctx {
+	__u8 src[RDMA_MCM_ADDR_SIZE];
+	__u32 src_len;
+	__u32 flags;
+	__u32 ctx_id;
+	__u32 reserved;
+};
+
+/**
+ * struct rdma_mcm_destroy_ctx - RDMA_MCM_IOC_DESTROY_CTX
+ * @ctx_id: in: the context; every membership of it is left
+ * @reserved: must be zero
+ */
+struct rdma_mcm_destroy_ctx {
+	__u32 ctx_id;
+	__u32 reserved;
+};
+
+/**
+ * struct rdma_mcm_join - RDMA_MCM_IOC_JOIN
+ * @cookie: in: returned in this membership's events and queries
+ * @ctx_id: in: the context
+ * @join_flags: in: RDMA_MCM_JOIN_FULLMEMBER or _SENDONLY_FULLMEMBER
+ * @addr_len: in: bytes of @addr used
+ * @handle: out: the membership's handle in this file (never 0)
+ * @addr: in: the group address, of the context's family
+ */
+struct rdma_mcm_join {
+	__aligned_u64 cookie;
+	__u32 ctx_id;
+	__u32 join_flags;
+	__u32 addr_len;
+	__u32 handle;
+	__u8 addr[RDMA_MCM_ADDR_SIZE];
+};
+
+/**
+ * struct rdma_mcm_leave - RDMA_MCM_IOC_LEAVE
+ * @ctx_id: in: the context
+ * @flags: in: 0 to leave @handle, RDMA_MCM_LEAVE_BY_ADDR to leave @addr
+ * @handle: in: the membership (without RDMA_MCM_LEAVE_BY_ADDR)
+ * @addr_len: in: bytes of @addr used (with RDMA_MCM_LEAVE_BY_ADDR)
+ * @events_reported: out: events of this membership already read()
+ * @reserved: must be zero
+ * @addr: in: the group address (with RDMA_MCM_LEAVE_BY_ADDR)
+ *
+ * Leave purges the membership's events not yet read and never waits for
+ * the application.
+ */
+struct rdma_mcm_leave {
+	__u32 ctx_id;
+	__u32 flags;
+	__u32 handle;
+	__u32 addr_len;
+	__u32 events_reported;
+	__u32 reserved;
+	__u8 addr[RDMA_MCM_ADDR_SIZE];
+};
+
+/**
+ * struct rdma_mcm_member - one membership, as QUERY and LIST report it
+ * @cookie: the join's cookie
+ * @handle: the membership's handle
+ * @state: RDMA_MCM_STATE_*
+ * @status: the error in RDMA_MCM_STATE_ERROR (a negative errno), else 0
+ * @join_flags: the join's flags
+ * @addr_len: bytes of @addr used
+ * @qkey: Q_Key, once joined
+ * @mlid: multicast LID, once joined (0 on RoCE)
+ * @reserved: zero
+ * @events_reported: events of this membership read() so far
+ * @mgid: multicast GID, once joined
+ * @addr: the group address
+ */
+struct rdma_mcm_member {
+	__aligned_u64 cookie;
+	__u32 handle;
+	__u32 state;
+	__s32 status;
+	__u32 join_flags;
+	__u32 addr_len;
+	__u32 qkey;
+	__u16 mlid;
+	__u16 reserved;
+	__u32 events_reported;
+	__u8 mgid[16];
+	__u8 addr[RDMA_MCM_ADDR_SIZE];
+};
+
+/**
+ * struct rdma_mcm_query - RDMA_MCM_IOC_QUERY
+ * @ctx_id: in: the context
+ * @handle: in: the membership
+ * @member: out: its state
+ */
+struct rdma_mcm_query {
+	__u32 ctx_id;
+	__u32 handle;
+	struct rdma_mcm_member member;
+};
+
+/**
+ * struct rdma_mcm_list - RDMA_MCM_IOC_LIST
+ * @entries: in: user pointer to an array of struct rdma_mcm_member
+ * @ctx_id: in: the context
+ * @start: in: first handle to report (0 for the beginning)
+ * @count: in: room in @entries; out: entries written
+ * @next: out: @start for the next page, 0 when the walk is complete
+ * @entry_size: in: sizeof(struct rdma_mcm_member) as the caller knows it
+ * @reserved: must be zero
+ */
+struct rdma_mcm_list {
+	__aligned_u64 entries;
+	__u32 ctx_id;
+	__u32 start;
+	__u32 count;
+	__u32 next;
+	__u32 entry_size;
+	__u32 reserved;
+};
+
+/**
+ * struct rdma_mcm_join_entry - one join of a batch
+ * @cookie: in: as in struct rdma_mcm_join
+ * @join_flags: in: as in struct rdma_mcm_join
+ * @addr_len: in: bytes of @addr used
+ * @handle: out: the handle, when @result is 0
+ * @result: out: 0 or a negative errno, as RDMA_MCM_IOC_JOIN would return
+ * @addr: in: the group address
+ */
+struct rdma_mcm_join_entry {
+	__aligned_u64 cookie;
+	__u32 join_flags;
+	__u32 addr_len;
+	__u32 handle;
+	__s32 result;
+	__u8 addr[RDMA_MCM_ADDR_SIZE];
+};
+
+/**
+ * struct rdma_mcm_leave_entry - one leave of a batch
+ * @flags: in: as in struct rdma_mcm_leave
+ * @handle: in: as in struct rdma_mcm_leave
+ * @addr_len: in: as in struct rdma_mcm_leave
+ * @result: out: 0 or a negative errno
+ * @events_reported: out: as in struct rdma_mcm_leave
+ * @reserved: must be zero
+ * @addr: in: as in struct rdma_mcm_leave
+ */
+struct rdma_mcm_leave_entry {
+	__u32 flags;
+	__u32 handle;
+	__u32 addr_len;
+	__s32 result;
+	__u32 events_reported;
+	__u32 reserved;
+	__u8 addr[RDMA_MCM_ADDR_SIZE];
+};
+
+/**
+ * struct rdma_mcm_batch - RDMA_MCM_IOC_BATCH_JOIN and _BATCH_LEAVE
+ * @entries: in: user pointer to @count struct rdma_mcm_join_entry (or
+ *	_leave_entry); each entry's outputs are written back
+ * @ctx_id: in: the context
+ * @count: in: entries in the array (at most 65536)
+ * @entry_size: in: the size of one entry as the caller knows it
+ * @done: out: entries processed (all of them unless the call failed)
+ *
+ * A failing entry does not stop the batch: it gets its own @result. The
+ * call itself fails only for a bad argument or a fault on the array.
+ */
+struct rdma_mcm_batch {
+	__aligned_u64 entries;
+	__u32 ctx_id;
+	__u32 count;
+	__u32 entry_size;
+	__u32 done;
+};
+
+/**
+ * struct rdma_mcm_event - what read() returns, one or more at a time
+ * @cookie: the join's cookie
+ * @event: RDMA_MCM_EVENT_JOINED or RDMA_MCM_EVENT_ERROR
+ * @status: for RDMA_MCM_EVENT_ERROR, a negative errno; else 0
+ * @ctx_id: the context
+ * @handle: the membership
+ * @qkey: Q_Key to send with and to set on the QP
+ * @mlid: multicast LID (for ibv_attach_mcast(); 0 on RoCE)
+ * @sl: service level, for ibv_create_ah()
+ * @hop_limit: GRH hop limit, for ibv_create_ah()
+ * @mgid: multicast GID (for ibv_attach_mcast())
+ * @dgid: destination GID, for ibv_create_ah()
+ * @flow_label: GRH flow label, for ibv_create_ah()
+ * @traffic_class: GRH traffic class, for ibv_create_ah()
+ * @port_num: port number, for ibv_create_ah()
+ * @is_global: the address handle needs a GRH (always 1 for multicast)
+ * @reserved: zero
+ */
+struct rdma_mcm_event {
+	__aligned_u64 cookie;
+	__u32 event;
+	__s32 status;
+	__u32 ctx_id;
+	__u32 handle;
+	__u32 qkey;
+	__u16 mlid;
+	__u8 sl;
+	__u8 hop_limit;
+	__u8 mgid[16];
+	__u8 dgid[16];
+	__u32 flow_label;
+	__u8 traffic_class;
+	__u8 port_num;
+	__u8 is_global;
+	__u8 reserved;
+};
+
+#define RDMA_MCM_IOC_VERSION	 _IOR(RDMA_MCM_IOCTL_MAGIC, 0x00, struct rdma_mcm_version)
+#define RDMA_MCM_IOC_CREATE_CTX	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x01, struct rdma_mcm_create_ctx)
+#define RDMA_MCM_IOC_DESTROY_CTX _IOW(RDMA_MCM_IOCTL_MAGIC, 0x02, struct rdma_mcm_destroy_ctx)
+#define RDMA_MCM_IOC_JOIN	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x03, struct rdma_mcm_join)
+#define RDMA_MCM_IOC_LEAVE	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x04, struct rdma_mcm_leave)
+#define RDMA_MCM_IOC_QUERY	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x05, struct rdma_mcm_query)
+#define RDMA_MCM_IOC_LIST	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x06, struct rdma_mcm_list)
+#define RDMA_MCM_IOC_BATCH_JOIN	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x07, struct rdma_mcm_batch)
+#define RDMA_MCM_IOC_BATCH_LEAVE _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x08, struct rdma_mcm_batch)
 
 #endif /* _UAPI_RDMA_MCM_ABI_H */

@@ -48,8 +48,8 @@ static atomic_t rdma_mcm_live_slots = ATOMIC_INIT(0);
 
 static const struct rhashtable_params rdma_mcm_group_params = {
 	.key_len		= sizeof(struct rdma_mcm_key),
-	.key_offset		= offsetof(struct rdma_mcm_member, key),
-	.head_offset		= offsetof(struct rdma_mcm_member, hnode),
+	.key_offset		= offsetof(struct rdma_mcm_membership, key),
+	.head_offset		= offsetof(struct rdma_mcm_membership, hnode),
 	.automatic_shrinking	= true,
 };
 
@@ -59,7 +59,7 @@ static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx);
 
 /* ------------------------------------------------------------ members */
 
-static void rdma_mcm_member_put(struct rdma_mcm_member *mb)
+static void rdma_mcm_member_put(struct rdma_mcm_membership *mb)
 {
 	might_sleep();	/* rdma_destroy_ah_attr() may drop the last GID ref */
 	if (!refcount_dec_and_test(&mb->ref))
@@ -72,7 +72,7 @@ static void rdma_mcm_member_put(struct rdma_mcm_member *mb)
 
 /* Queue a notification for the ULP; the caller kicks the work. */
 static void rdma_mcm_notify(struct rdma_mcm_ctx *ctx,
-			    struct rdma_mcm_member *mb, unsigned int what)
+			    struct rdma_mcm_membership *mb, unsigned int what)
 {
 	lockdep_assert_held(&ctx->lock);
 	if (!mb->pending)
@@ -80,7 +80,7 @@ static void rdma_mcm_notify(struct rdma_mcm_ctx *ctx,
 	mb->pending |= what;
 }
 
-static void rdma_mcm_fill_info(struct rdma_mcm_member *mb,
+static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
 			       struct rdma_mcm_member_info *info)
 {
 	lockdep_assert_held(&mb->ctx->lock);
@@ -195,7 +195,7 @@ static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 			      struct rdma_cm_event *event)
 {
 	u32 handle = (uintptr_t)event->param.ud.private_data;
-	struct rdma_mcm_member *mb;
+	struct rdma_mcm_membership *mb;
 	bool queued = false;
 
 	spin_lock(&ctx->lock);
@@ -270,7 +270,7 @@ static int rdma_mcm_cm_handler(struct rdma_cm_id *id,
 static void rdma_mcm_device_lost(struct rdma_mcm_ctx *ctx)
 {
 	struct rdma_mcm_slot *slot, *tmp;
-	struct rdma_mcm_member *mb;
+	struct rdma_mcm_membership *mb;
 	unsigned int failed = 0;
 	unsigned long idx;
 
@@ -328,7 +328,7 @@ static void rdma_mcm_device_lost(struct rdma_mcm_ctx *ctx)
  * A failed attach leaves the group again and turns into an error.
  */
 static void rdma_mcm_finish_join(struct rdma_mcm_ctx *ctx,
-				 struct rdma_mcm_member *mb, unsigned int *what)
+				 struct rdma_mcm_membership *mb, unsigned int *what)
 {
 	int ret = 0;
 
@@ -369,7 +369,7 @@ out:
 
 /* Call one ULP callback, if the membership is still in the state it reports. */
 static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
-			      struct rdma_mcm_member *mb, unsigned int what)
+			      struct rdma_mcm_membership *mb, unsigned int what)
 {
 	enum rdma_mcm_state want = what == RDMA_MCM_NOTIFY_JOINED ?
 				   RDMA_MCM_JOINED : RDMA_MCM_ERROR;
@@ -415,11 +415,11 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 /* Deliver the oldest pending notification. Returns false when none is left. */
 static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
 {
-	struct rdma_mcm_member *mb;
+	struct rdma_mcm_membership *mb;
 	unsigned int what;
 
 	spin_lock(&ctx->lock);
-	mb = list_first_entry_or_null(&ctx->pending, struct rdma_mcm_member,
+	mb = list_first_entry_or_null(&ctx->pending, struct rdma_mcm_membership,
 				      pending_node);
 	if (!mb || ctx->closing) {
 		spin_unlock(&ctx->lock);
@@ -599,7 +599,7 @@ EXPORT_SYMBOL_GPL(rdma_mcm_open);
  * for a callback in flight and drops the tables' reference.
  */
 static void __rdma_mcm_leave(struct rdma_mcm_ctx *ctx,
-			     struct rdma_mcm_member *mb, bool cm_leave)
+			     struct rdma_mcm_membership *mb, bool cm_leave)
 {
 	lockdep_assert_held(&ctx->mutex);
 
@@ -631,7 +631,7 @@ static void __rdma_mcm_leave(struct rdma_mcm_ctx *ctx,
 }
 
 static bool rdma_mcm_cb_idle(struct rdma_mcm_ctx *ctx,
-			     struct rdma_mcm_member *mb)
+			     struct rdma_mcm_membership *mb)
 {
 	bool idle;
 
@@ -643,7 +643,7 @@ static bool rdma_mcm_cb_idle(struct rdma_mcm_ctx *ctx,
 
 /* Wait until no callback for @mb runs, unless the caller is that callback. */
 static void rdma_mcm_cb_barrier(struct rdma_mcm_ctx *ctx,
-				struct rdma_mcm_member *mb)
+				struct rdma_mcm_membership *mb)
 {
 	if (READ_ONCE(ctx->cb_task) == current)
 		return;
@@ -669,7 +669,7 @@ static void rdma_mcm_cb_barrier(struct rdma_mcm_ctx *ctx,
 void rdma_mcm_close(struct rdma_mcm_ctx *ctx)
 {
 	struct rdma_mcm_slot *slot, *tmp;
-	struct rdma_mcm_member *mb;
+	struct rdma_mcm_membership *mb;
 	unsigned long idx;
 	bool in_callback;
 
@@ -730,7 +730,7 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		  enum rdma_mcm_join_type join_type, struct ib_qp *qp,
 		  void *context, u32 *handle)
 {
-	struct rdma_mcm_member *mb;
+	struct rdma_mcm_membership *mb;
 	struct rdma_mcm_slot *slot;
 	u8 join_state;
 	int ret;
@@ -824,7 +824,7 @@ err_free:
 EXPORT_SYMBOL_GPL(rdma_mcm_join);
 
 static int rdma_mcm_leave_member(struct rdma_mcm_ctx *ctx,
-				 struct rdma_mcm_member *mb)
+				 struct rdma_mcm_membership *mb)
 {
 	lockdep_assert_held(&ctx->mutex);
 	__rdma_mcm_leave(ctx, mb, true);
@@ -853,7 +853,7 @@ static int rdma_mcm_leave_member(struct rdma_mcm_ctx *ctx,
  */
 int rdma_mcm_leave(struct rdma_mcm_ctx *ctx, u32 handle)
 {
-	struct rdma_mcm_member *mb;
+	struct rdma_mcm_membership *mb;
 
 	might_sleep();
 	mutex_lock(&ctx->mutex);
@@ -881,7 +881,7 @@ EXPORT_SYMBOL_GPL(rdma_mcm_leave);
 int rdma_mcm_leave_addr(struct rdma_mcm_ctx *ctx, const struct sockaddr *group)
 {
 	struct sockaddr_storage addr;
-	struct rdma_mcm_member *mb;
+	struct rdma_mcm_membership *mb;
 	struct rdma_mcm_key key;
 	int ret;
 
@@ -901,6 +901,36 @@ int rdma_mcm_leave_addr(struct rdma_mcm_ctx *ctx, const struct sockaddr *group)
 EXPORT_SYMBOL_GPL(rdma_mcm_leave_addr);
 
 /**
+ * rdma_mcm_find_handle() - the handle of a context's membership of a group
+ * @ctx: the context
+ * @group: the group address
+ * @handle: set to the membership's handle
+ *
+ * Context: process context.
+ * Return: 0; the address errors of rdma_mcm_leave_addr(); -EADDRNOTAVAIL
+ * when @ctx has no membership of @group.
+ */
+int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
+			 u32 *handle)
+{
+	struct sockaddr_storage addr;
+	struct rdma_mcm_membership *mb;
+	struct rdma_mcm_key key;
+	int ret;
+
+	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
+				   ctx->src.ss_family, &addr, &key);
+	if (ret)
+		return ret;
+	mutex_lock(&ctx->mutex);
+	mb = rhashtable_lookup_fast(&ctx->groups, &key, rdma_mcm_group_params);
+	if (mb)
+		*handle = mb->handle;
+	mutex_unlock(&ctx->mutex);
+	return mb ? 0 : -EADDRNOTAVAIL;
+}
+
+/**
  * rdma_mcm_query() - the state of one membership
  * @ctx: the context
  * @handle: the membership
@@ -912,7 +942,7 @@ EXPORT_SYMBOL_GPL(rdma_mcm_leave_addr);
 int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
 		   struct rdma_mcm_member_info *info)
 {
-	struct rdma_mcm_member *mb;
+	struct rdma_mcm_membership *mb;
 	int ret = -EADDRNOTAVAIL;
 
 	spin_lock(&ctx->lock);
@@ -945,7 +975,7 @@ int rdma_mcm_list(struct rdma_mcm_ctx *ctx, u32 start,
 		  struct rdma_mcm_member_info *infos, unsigned int max,
 		  u32 *next)
 {
-	struct rdma_mcm_member *mb;
+	struct rdma_mcm_membership *mb;
 	unsigned long idx;
 	unsigned int n = 0;
 
@@ -1015,7 +1045,7 @@ void rdma_mcm_live_objects(struct rdma_mcm_live *live)
 
 int rdma_mcm_core_init(void)
 {
-	rdma_mcm_member_cache = KMEM_CACHE(rdma_mcm_member, SLAB_NO_MERGE);
+	rdma_mcm_member_cache = KMEM_CACHE(rdma_mcm_membership, SLAB_NO_MERGE);
 	if (!rdma_mcm_member_cache)
 		return -ENOMEM;
 	rdma_mcm_wq = alloc_workqueue("rdma_mcm", WQ_UNBOUND, 0);

@@ -98,7 +98,7 @@ struct rdma_mcm_key {
 };
 
 /**
- * struct rdma_mcm_member - one membership
+ * struct rdma_mcm_membership - one membership
  * @ctx: the owning context
  * @slot: the slot it is joined on; NULL once its id is gone
  * @handle: its handle in @ctx->members
@@ -127,7 +127,7 @@ struct rdma_mcm_key {
  * context's spinlock; the rest is set before the member is published or
  * changed under the context's mutex.
  */
-struct rdma_mcm_member {
+struct rdma_mcm_membership {
 	struct rdma_mcm_ctx *ctx;
 	struct rdma_mcm_slot *slot;
 	u32 handle;
@@ -201,7 +201,7 @@ struct rdma_mcm_ctx {
 	struct work_struct work;
 	struct work_struct free_work;
 	struct list_head pending;
-	struct rdma_mcm_member *cb_member;
+	struct rdma_mcm_membership *cb_member;
 	struct task_struct *cb_task;
 	wait_queue_head_t cb_wq;
 	bool closing;
@@ -213,7 +213,7 @@ struct rdma_mcm_ctx {
 /* rdma_mcm_state.c: the membership state machine */
 bool rdma_mcm_transition_valid(enum rdma_mcm_state from,
 			       enum rdma_mcm_state to);
-bool rdma_mcm_set_state(struct rdma_mcm_member *mb, enum rdma_mcm_state to,
+bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
 			int status);
 
 /* rdma_mcm_addr.c: address checks */
@@ -232,6 +232,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 					   void *priv,
 					   const struct rdma_mcm_backend *be);
 void rdma_mcm_flush(void);
+int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
+			 u32 *handle);
 
 /**
  * struct rdma_mcm_live - objects alive in the whole module

@@ -82,7 +82,7 @@ bool rdma_mcm_transition_valid(enum rdma_mcm_state from, enum rdma_mcm_state to)
  * Return: true if the transition was made; false (with a one-time warning:
  * it is a bug in the caller) if the state machine forbids it.
  */
-bool rdma_mcm_set_state(struct rdma_mcm_member *mb, enum rdma_mcm_state to,
+bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
 			int status)
 {
 	lockdep_assert_held(&mb->ctx->lock);

@@ -44,20 +44,20 @@ send_until() {
 	return 1
 }
 
-# slab_active: active objects of the rdma_mcm_member cache, or "merged"
+# slab_active: active objects of the rdma_mcm_membership cache, or "merged"
 # when the kernel merged it into another cache (6.1 has no SLAB_NO_MERGE).
 # SLUB counts per-CPU slabs as fully active until they are flushed: shrink.
 slab_active() {
-	local shrink=/sys/kernel/slab/rdma_mcm_member/shrink
-	[ -w $shrink ] && [ ! -L /sys/kernel/slab/rdma_mcm_member ] && echo 1 > $shrink
-	awk '$1 == "rdma_mcm_member" { print $2; f = 1 } END { if (!f) print "merged" }' /proc/slabinfo
+	local shrink=/sys/kernel/slab/rdma_mcm_membership/shrink
+	[ -w $shrink ] && [ ! -L /sys/kernel/slab/rdma_mcm_membership ] && echo 1 > $shrink
+	awk '$1 == "rdma_mcm_membership" { print $2; f = 1 } END { if (!f) print "merged" }' /proc/slabinfo
 }
 slab_check() {
 	local n
 	n=$(slab_active)
 	if [ "$n" = merged ]; then
 		_ktap_n=$((_ktap_n + 1))
-		_ktap "ok $_ktap_n $1 # SKIP the rdma_mcm_member cache is merged on $(uname -r)"
+		_ktap "ok $_ktap_n $1 # SKIP the rdma_mcm_membership cache is merged on $(uname -r)"
 	else
 		ok "$1" [ "$n" -eq 0 ]
 	fi
@@ -103,7 +103,7 @@ check "close the context with three memberships" cmd close
 igmp_clean() { not_in_igmp 239.2.2.4 && not_in_igmp 239.2.2.5 && not_in_igmp 239.2.2.6; }
 ok "close left every group (IGMP clean)" wait_for 10 igmp_clean
 ok "rdma_mcm's live objects are zero" live_zero
-slab_check "/proc/slabinfo: no rdma_mcm_member object is active"
+slab_check "/proc/slabinfo: no rdma_mcm_membership object is active"
 
 G3=239.2.2.7
 cmd open $BENCH_IP1 && cmd join $G3
@@ -118,5 +118,5 @@ ok "live objects are zero" live_zero
 check "re-add rxe1" bench_rxe rxe1 veth1
 unload() { rmmod rdma_mcm_test_ulp && rmmod rdma_mcm; }
 check "rmmod rdma_mcm_test_ulp and rdma_mcm" unload
-ok "the rdma_mcm_member cache is gone after unload" \
-	bash -c '! grep -q "^rdma_mcm_member " /proc/slabinfo'
+ok "the rdma_mcm_membership cache is gone after unload" \
+	bash -c '! grep -q "^rdma_mcm_membership " /proc/slabinfo'

@@ -377,7 +377,9 @@ static void test_batches(int fd, uint32_t ctx)
 	struct rdma_mcm_member m[2];
 	struct rdma_mcm_batch b;
 	struct rdma_mcm_list li;
-	const char *groups[] = { "239.5.3.1", "192.0.2.9", "239.5.3.3" };
+	static const char * const groups[] = {
+		"239.5.3.1", "192.0.2.9", "239.5.3.3",
+	};
 	uint32_t seen = 0, start = 0;
 	int i, pages = 0;
 	void *unmapped;

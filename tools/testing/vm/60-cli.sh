@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Userspace through librdmamcm: the rdma-mcm CLI interoperates with
+# rdma-core's mckey both ways, leaves through its stdin commands, the
+# example program's join/leave leaves nothing behind, a leave of a group
+# never joined fails with EADDRNOTAVAIL, and a process killed with
+# SIGKILL while holding 100 memberships leaves nothing behind.
+
+. "$(dirname "$0")/lib.sh"
+
+LIVE=/sys/kernel/debug/rdma_mcm/live
+COUNT=20
+
+igmp_hex() { local IFS=.; set -- $1; printf '%02X%02X%02X%02X' "$4" "$3" "$2" "$1"; }
+in_igmp() { # in_igmp DEV GROUP
+	awk -v dev="$1" -v g="$(igmp_hex "$2")" \
+		'/^[0-9]/ { d = $2 } $1 == g && d == dev { f = 1 } END { exit !f }' \
+		/proc/net/igmp
+}
+not_in_igmp() { ! in_igmp "$@"; }
+igmp_groups() { awk '$1 ~ /^..0[67]..EF$/' /proc/net/igmp | wc -l; } # 239.6/7.x.x
+no_test_groups() { [ "$(igmp_groups)" -eq 0 ]; }
+live_zero() { [ "$(tr '\n' ' ' < $LIVE)" = "contexts 0 members 0 slots 0 " ]; }
+live_members() { awk '$1 == "members" { print $2 }' $LIVE; }
+running() { kill -0 "$1" 2>/dev/null; }
+not_running() { ! running "$1"; }
+
+# mckey_until_done GROUP PID: mckey sends from rxe0 until PID exits (the
+# 6.12 mckey sender can lose datagrams: see Documentation/bench.rst)
+mckey_until_done() {
+	local run
+	for run in $(seq 10); do
+		timeout 60 mckey -m "$1" -b $BENCH_IP0 -s -C $COUNT > /dev/null
+		wait_for 5 not_running "$2" && return 0
+	done
+	return 1
+}
+
+plan 18
+check "modprobe rdma_mcm" modprobe rdma_mcm
+
+G=239.6.0.1
+rdma-mcm -b $BENCH_IP1 -t 120 recv $G -c $COUNT > /tmp/recv.out 2>&1 &
+pid=$!
+ok "rdma-mcm recv on rxe1 joins $G" wait_for 30 in_igmp veth1 $G
+sleep 2
+check "mckey -s on rxe0 sends until rdma-mcm recv exits" mckey_until_done $G $pid
+wait $pid
+rc=$?
+cat /tmp/recv.out
+ok "rdma-mcm recv received all $COUNT datagrams (exit 0)" [ $rc -eq 0 ]
+
+G=239.6.0.2
+timeout 120 mckey -m $G -b $BENCH_IP0 -C $COUNT > /tmp/mckey.out 2>&1 &
+pid=$!
+ok "mckey receiver on rxe0 joins $G" wait_for 30 in_igmp veth0 $G
+sleep 2
+check "rdma-mcm send on rxe1 sends $COUNT datagrams" \
+	rdma-mcm -b $BENCH_IP1 send $G -c $COUNT
+ok "mckey received every datagram (exit 0)" wait_for 60 not_running $pid
+wait $pid
+rc=$?
+cat /tmp/mckey.out
+ok "mckey's exit status is 0" [ $rc -eq 0 ]
+
+G=239.6.0.3
+mkfifo /tmp/cli.in
+rdma-mcm -b $BENCH_IP1 join $G < /tmp/cli.in > /tmp/cli.out 2>&1 &
+pid=$!
+exec 7> /tmp/cli.in
+joined_line() { grep -q "^joined $G" /tmp/cli.out; }
+ok "rdma-mcm join prints the joined event" wait_for 30 joined_line
+ok "/proc/net/igmp lists $G" in_igmp veth1 $G
+echo "leave $G" >&7
+left_line() { grep -q "^left $G" /tmp/cli.out; }
+ok "the stdin command 'leave' leaves $G" wait_for 10 left_line
+ok "/proc/net/igmp no longer lists $G" wait_for 10 not_in_igmp veth1 $G
+echo "leave 239.6.9.9" >&7
+notmember_line() { grep -qi "239.6.9.9.*\(not a member\|EADDRNOTAVAIL\|Cannot assign\)" /tmp/cli.out; }
+ok "leave of a group never joined reports EADDRNOTAVAIL" wait_for 10 notmember_line
+echo quit >&7
+exec 7>&-
+wait $pid
+cat /tmp/cli.out
+
+ok "the example program joins, prints the MGID and leaves" \
+	timeout 60 mcm_example -b $BENCH_IP1 239.6.0.4
+ok "after the example, no IGMP entry remains" not_in_igmp veth1 239.6.0.4
+
+groups=()
+for i in $(seq 100); do groups+=("239.7.0.$i"); done
+rdma-mcm -b $BENCH_IP1 join "${groups[@]}" < /dev/null > /tmp/kill.out 2>&1 &
+pid=$!
+hundred() { [ "$(live_members)" -eq 100 ] && [ "$(grep -c '^joined' /tmp/kill.out)" -eq 100 ]; }
+ok "one process holds 100 joined memberships" wait_for 60 hundred
+kill -KILL $pid
+wait $pid 2>/dev/null
+all_clean() { no_test_groups && live_zero; }
+ok "after SIGKILL, no IGMP entry and no live object remains" wait_for 20 all_clean
+check "rmmod rdma_mcm" rmmod rdma_mcm

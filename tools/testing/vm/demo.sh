@@ -102,10 +102,49 @@ echo "joined callbacks before: $cbs, after: $(awk '$1 == "joined_callbacks" { pr
 grep -q 030202EF /proc/net/igmp && fail "the cancelled join left an IGMP entry"
 echo "no IGMP entry for 239.2.2.3"
 
-say "close the context, unload"
+say "close the kernel ULP's context"
 ulp close
-echo "rdma_mcm live objects: $(tr '\n' ' ' < /sys/kernel/debug/rdma_mcm/live)"
 rmmod rdma_mcm_test_ulp || fail "rmmod rdma_mcm_test_ulp"
+
+say "userspace: rdma-mcm (librdmamcm over /dev/rdma_mcm) receives from mckey"
+CLI_GROUP=239.6.6.6
+rdma-mcm -b $BENCH_IP1 -t 120 recv $CLI_GROUP -c $COUNT > /tmp/cli-recv.log 2>&1 &
+cli=$!
+for _ in $(seq 100); do grep -q 060606EF /proc/net/igmp && break; sleep 0.2; done
+sleep 2
+for run in 1 2 3 4 5; do
+	timeout 60 mckey -m $CLI_GROUP -b $BENCH_IP0 -s -C $COUNT > /dev/null
+	sleep 2
+	kill -0 $cli 2>/dev/null || break
+done
+wait $cli || fail "rdma-mcm recv did not get $COUNT datagrams"
+cat /tmp/cli-recv.log
+
+say "rdma-mcm join: events on stdout, commands on stdin (list, leave, cancel)"
+mkfifo /tmp/demo.in
+rdma-mcm -b $BENCH_IP1 join 239.6.7.1 < /tmp/demo.in > /tmp/demo.out 2>&1 &
+cli=$!
+exec 8> /tmp/demo.in
+for _ in $(seq 100); do grep -q '^joined' /tmp/demo.out && break; sleep 0.2; done
+echo "list" >&8
+sleep 1
+echo "leave 239.6.7.1" >&8
+sleep 1
+printf 'join 239.6.7.2\nleave 239.6.7.2\n' >&8	# one write: leave at once
+sleep 2
+echo "quit" >&8
+exec 8>&-
+wait $cli
+sed 's/^/rdma-mcm| /' /tmp/demo.out
+grep -q '07..EF' /proc/net/igmp && fail "IGMP still lists a 239.6.7.x group"
+if grep -q '^joined 239.6.7.2' /tmp/demo.out; then
+	echo "(239.6.7.2 completed before the leave reached it: joined, then left)"
+else
+	echo "(the join of 239.6.7.2 was cancelled: no joined event, no IGMP entry)"
+fi
+
+say "unload"
+echo "rdma_mcm live objects: $(tr '\n' ' ' < /sys/kernel/debug/rdma_mcm/live)"
 rmmod rdma_mcm || fail "rmmod rdma_mcm"
 [ -e /dev/rdma_mcm ] && fail "/dev/rdma_mcm still exists"
 echo "/dev/rdma_mcm is gone; demo complete"

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma-mcm: output, one line per record: "key value" text, or a JSON
+ * object per line with -j.
+ */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rdma_mcm_cli.h"
+
+#ifndef AF_IB
+#define AF_IB	27
+#endif
+
+void gid_name(const uint8_t *gid, char *buf, size_t len)
+{
+	if (!inet_ntop(AF_INET6, gid, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+}
+
+void addr_name(const struct sockaddr *sa, char *buf, size_t len)
+{
+	const struct sockaddr_in6 *sin6 = (const void *)sa;
+	char ifname[IF_NAMESIZE];
+	size_t n;
+
+	switch (sa->sa_family) {
+	case AF_INET:
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr,
+			  buf, (socklen_t)len);
+		return;
+	case AF_INET6:
+		inet_ntop(AF_INET6, &sin6->sin6_addr, buf, (socklen_t)len);
+		if (!sin6->sin6_scope_id)
+			return;
+		n = strlen(buf);
+		if (if_indextoname(sin6->sin6_scope_id, ifname))
+			snprintf(buf + n, len - n, "%%%s", ifname);
+		else
+			snprintf(buf + n, len - n, "%%%u", sin6->sin6_scope_id);
+		return;
+	case AF_IB:
+		gid_name((const uint8_t *)sa + 8, buf, len);
+		return;
+	default:
+		snprintf(buf, len, "family-%u", sa->sa_family);
+	}
+}
+
+/* A JSON string; our strings are addresses, but quote them properly. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void json_key(const char *key, const char *val, int first)
+{
+	printf("%s\"%s\":", first ? "" : ",", key);
+	json_str(val);
+}
+
+void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
+	       const char *group)
+{
+	const char *what = rdma_mcm_event_str(ev->event);
+	char mgid[INET6_ADDRSTRLEN];
+
+	gid_name(ev->mgid, mgid, sizeof(mgid));
+	if (cli->json) {
+		putchar('{');
+		json_key("event", what, 1);
+		json_key("group", group, 0);
+		printf(",\"ctx\":%u,\"handle\":%u,\"cookie\":%llu",
+		       ev->ctx_id, ev->handle, (unsigned long long)ev->cookie);
+		if (ev->event == RDMA_MCM_EVENT_JOINED) {
+			json_key("mgid", mgid, 0);
+			printf(",\"mlid\":%u,\"qkey\":%u,\"sl\":%u,\"port\":%u}\n",
+			       ev->mlid, ev->qkey, ev->sl, ev->port_num);
+		} else {
+			printf(",\"status\":%d", ev->status);
+			json_key("error", strerror(-ev->status), 0);
+			puts("}");
+		}
+		return;
+	}
+	if (ev->event == RDMA_MCM_EVENT_JOINED)
+		printf("%s %s handle %u mgid %s mlid 0x%x qkey 0x%x sl %u port %u\n",
+		       what, group, ev->handle, mgid, ev->mlid, ev->qkey,
+		       ev->sl, ev->port_num);
+	else
+		printf("%s %s handle %u status %d (%s)\n", what, group,
+		       ev->handle, ev->status, strerror(-ev->status));
+}
+
+void out_left(struct cli *cli, const char *group, uint32_t handle,
+	      uint32_t events)
+{
+	if (cli->json) {
+		putchar('{');
+		json_key("event", "left", 1);
+		json_key("group", group, 0);
+		printf(",\"handle\":%u,\"events\":%u}\n", handle, events);
+		return;
+	}
+	printf("left %s handle %u events %u\n", group, handle, events);
+}
+
+void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
+{
+	struct sockaddr_storage ss;
+	char group[80], mgid[INET6_ADDRSTRLEN];
+	const char *flags = mb->join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER ?
+			    "send-only" : "full";
+
+	memset(&ss, 0, sizeof(ss));
+	memcpy(&ss, mb->addr, sizeof(mb->addr) < sizeof(ss) ?
+	       sizeof(mb->addr) : sizeof(ss));
+	addr_name((struct sockaddr *)&ss, group, sizeof(group));
+	gid_name(mb->mgid, mgid, sizeof(mgid));
+	if (cli->json) {
+		putchar('{');
+		json_key("group", group, 1);
+		printf(",\"ctx\":%u,\"handle\":%u", cli->ctx_id, mb->handle);
+		json_key("state", rdma_mcm_state_str(mb->state), 0);
+		json_key("flags", flags, 0);
+		printf(",\"status\":%d", mb->status);
+		json_key("mgid", mgid, 0);
+		printf(",\"mlid\":%u,\"qkey\":%u,\"events\":%u}\n", mb->mlid,
+		       mb->qkey, mb->events_reported);
+		return;
+	}
+	printf("ctx %u handle %u group %s state %s flags %s", cli->ctx_id,
+	       mb->handle, group, rdma_mcm_state_str(mb->state), flags);
+	if (mb->state == RDMA_MCM_STATE_JOINED)
+		printf(" mgid %s mlid 0x%x qkey 0x%x", mgid, mb->mlid,
+		       mb->qkey);
+	if (mb->state == RDMA_MCM_STATE_ERROR)
+		printf(" status %d", mb->status);
+	printf(" events %u\n", mb->events_reported);
+}
+
+void out_stats(struct cli *cli, unsigned int counts[3], unsigned int total)
+{
+	int abi = rdma_mcm_abi_version(cli->ch);
+
+	if (cli->json) {
+		printf("{\"abi\":%d,\"contexts\":%d,\"memberships\":%u", abi,
+		       cli->have_ctx, total);
+		printf(",\"joining\":%u,\"joined\":%u,\"error\":%u",
+		       counts[RDMA_MCM_STATE_JOINING],
+		       counts[RDMA_MCM_STATE_JOINED],
+		       counts[RDMA_MCM_STATE_ERROR]);
+		printf(",\"events\":%lu}\n", cli->events);
+		return;
+	}
+	printf("abi %d contexts %d memberships %u joining %u joined %u error %u events %lu\n",
+	       abi, cli->have_ctx, total, counts[RDMA_MCM_STATE_JOINING],
+	       counts[RDMA_MCM_STATE_JOINED], counts[RDMA_MCM_STATE_ERROR],
+	       cli->events);
+}
+
+void out_count(struct cli *cli, const char *what, const char *group,
+	       unsigned long count, unsigned long want)
+{
+	if (cli->json) {
+		putchar('{');
+		json_key("event", what, 1);
+		json_key("group", group, 0);
+		printf(",\"count\":%lu,\"wanted\":%lu}\n", count, want);
+		return;
+	}
+	printf("%s %s count %lu of %lu\n", what, group, count, want);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * rdma-mcm: command line tool for /dev/rdma_mcm (see rdma-mcm(8)).
+ */
+#ifndef RDMA_MCM_CLI_H
+#define RDMA_MCM_CLI_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "librdmamcm.h"
+
+#define EXIT_USAGE	2
+
+struct ibv_context;
+
+/* A group as the user named it and as it is joined */
+struct cli_member {
+	int used;
+	int join_flags;
+	uint32_t handle;
+	struct sockaddr_storage addr;
+	char name[80];
+};
+
+struct cli {
+	int json;
+	const char *bind;		/* -b ADDR, or NULL */
+	int timeout_s;			/* -t SECONDS */
+	struct rdma_mcm_channel *ch;
+	int have_ctx;
+	uint32_t ctx_id;
+	struct sockaddr_storage src;
+	struct cli_member *mem;		/* cookie = index + 1 */
+	size_t nmem;
+	unsigned long events;		/* events read */
+};
+
+/* The RDMA device and port a source address lives on */
+struct cli_dev {
+	struct ibv_context *ctx;
+	uint8_t port;
+	int gid_index;			/* -1: unknown */
+};
+
+/* main.c */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_parse_uint(const char *s, unsigned long max, unsigned long *out);
+
+/* output.c */
+void addr_name(const struct sockaddr *sa, char *buf, size_t len);
+void gid_name(const uint8_t *gid, char *buf, size_t len);
+void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
+	       const char *group);
+void out_left(struct cli *cli, const char *group, uint32_t handle,
+	      uint32_t events);
+void out_member(struct cli *cli, const struct rdma_mcm_member *mb);
+void out_stats(struct cli *cli, unsigned int counts[3], unsigned int total);
+void out_count(struct cli *cli, const char *what, const char *group,
+	       unsigned long count, unsigned long want);
+
+/* source.c */
+int cli_ensure_ctx(struct cli *cli, int family, struct cli_dev *dev);
+void cli_dev_close(struct cli_dev *dev);
+
+/* session.c */
+int cli_open(struct cli *cli, int flags);
+struct cli_member *cli_member_new(struct cli *cli, const char *text,
+				  int join_flags);
+void cli_member_free(struct cli *cli, struct cli_member *m);
+int cli_join(struct cli *cli, struct cli_member *m);
+int cli_leave(struct cli *cli, struct cli_member *m);
+void cli_leave_all(struct cli *cli);
+int cli_list(struct cli *cli);
+int cli_stats(struct cli *cli);
+int cmd_join(struct cli *cli, int argc, char **argv);
+int cmd_list(struct cli *cli, int argc, char **argv);
+int cmd_stats(struct cli *cli, int argc, char **argv);
+
+/* ud.c */
+int cmd_send(struct cli *cli, int argc, char **argv);
+int cmd_recv(struct cli *cli, int argc, char **argv);
+
+#endif /* RDMA_MCM_CLI_H */

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma-mcm: join, and the session that keeps the memberships: events on
+ * stdout, commands on stdin, until SIGINT, SIGTERM or "quit".
+ *
+ * Memberships belong to the open /dev/rdma_mcm file, so they live exactly
+ * as long as this process: a second rdma-mcm cannot leave or list them.
+ * Hence the session reads further commands on stdin (rdma-mcm(8)).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "rdma_mcm_cli.h"
+
+#define LINE_MAX_LEN	1024
+#define LIST_PAGE	64
+
+/* --- the process's memberships ------------------------------------------ */
+
+struct cli_member *cli_member_new(struct cli *cli, const char *text,
+				  int join_flags)
+{
+	struct cli_member *m = NULL, *mem;
+	size_t i;
+
+	for (i = 0; i < cli->nmem && !m; i++)
+		if (!cli->mem[i].used)
+			m = &cli->mem[i];
+	if (!m) {
+		mem = realloc(cli->mem, (cli->nmem + 16) * sizeof(*mem));
+		if (!mem) {
+			cli_err("%s", strerror(ENOMEM));
+			return NULL;
+		}
+		memset(mem + cli->nmem, 0, 16 * sizeof(*mem));
+		cli->mem = mem;
+		m = &mem[cli->nmem];
+		cli->nmem += 16;
+	}
+	if (rdma_mcm_parse_addr(text, &m->addr)) {
+		cli_err("bad group address '%s': %s", text, strerror(errno));
+		return NULL;
+	}
+	addr_name((struct sockaddr *)&m->addr, m->name, sizeof(m->name));
+	m->join_flags = join_flags;
+	m->handle = 0;
+	m->used = 1;
+	return m;
+}
+
+void cli_member_free(struct cli *cli, struct cli_member *m)
+{
+	(void)cli;
+	memset(m, 0, sizeof(*m));
+}
+
+static struct cli_member *find_group(struct cli *cli, const char *text)
+{
+	struct sockaddr_storage ss;
+	char name[80];
+	size_t i;
+
+	if (rdma_mcm_parse_addr(text, &ss))
+		return NULL;
+	addr_name((struct sockaddr *)&ss, name, sizeof(name));
+	for (i = 0; i < cli->nmem; i++)
+		if (cli->mem[i].used && cli->mem[i].handle &&
+		    !strcmp(cli->mem[i].name, name))
+			return &cli->mem[i];
+	return NULL;
+}
+
+static struct cli_member *by_cookie(struct cli *cli, uint64_t cookie)
+{
+	if (!cookie || cookie > cli->nmem || !cli->mem[cookie - 1].used)
+		return NULL;
+	return &cli->mem[cookie - 1];
+}
+
+/* Start a join of @m (async); 0 or -1, reported. */
+int cli_join(struct cli *cli, struct cli_member *m)
+{
+	uint64_t cookie = (uint64_t)(m - cli->mem) + 1;
+
+	if (cli_ensure_ctx(cli, m->addr.ss_family, NULL))
+		return -1;
+	if (rdma_mcm_join(cli->ch, cli->ctx_id, (struct sockaddr *)&m->addr,
+			  m->join_flags, cookie, &m->handle)) {
+		cli_err("join %s: %s", m->name, strerror(errno));
+		m->handle = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int cli_leave(struct cli *cli, struct cli_member *m)
+{
+	uint32_t events = 0;
+
+	if (rdma_mcm_leave_ex(cli->ch, cli->ctx_id, m->handle, NULL,
+			      &events)) {
+		cli_err("leave %s: %s", m->name, strerror(errno));
+		return -1;
+	}
+	out_left(cli, m->name, m->handle, events);
+	cli_member_free(cli, m);
+	return 0;
+}
+
+void cli_leave_all(struct cli *cli)
+{
+	size_t i;
+
+	for (i = 0; i < cli->nmem; i++)
+		if (cli->mem[i].used && cli->mem[i].handle)
+			cli_leave(cli, &cli->mem[i]);
+}
+
+/* Print every event queued; 0, or -1 on a channel error (reported). */
+static int drain_events(struct cli *cli)
+{
+	struct rdma_mcm_event ev;
+	struct cli_member *m;
+	char name[32];
+
+	while (!rdma_mcm_get_event(cli->ch, &ev)) {
+		cli->events++;
+		m = by_cookie(cli, ev.cookie);
+		if (!m)
+			snprintf(name, sizeof(name), "handle-%u", ev.handle);
+		out_event(cli, &ev, m ? m->name : name);
+	}
+	if (errno == EAGAIN || errno == EINTR)
+		return 0;
+	cli_err("reading events: %s", strerror(errno));
+	return -1;
+}
+
+/* Walk the kernel's list of our memberships; @fn sees each. */
+static int walk_members(struct cli *cli,
+			void (*fn)(struct cli *, const struct rdma_mcm_member *,
+				   void *), void *arg)
+{
+	struct rdma_mcm_member page[LIST_PAGE];
+	uint32_t start = 0, next;
+	int n, i;
+
+	if (!cli->have_ctx)
+		return 0;
+	do {
+		n = rdma_mcm_list(cli->ch, cli->ctx_id, start, page, LIST_PAGE,
+				  &next);
+		if (n < 0) {
+			cli_err("list: %s", strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			fn(cli, &page[i], arg);
+		start = next;
+	} while (next && n);
+	return 0;
+}
+
+static void print_member(struct cli *cli, const struct rdma_mcm_member *mb,
+			 void *arg)
+{
+	(void)arg;
+	out_member(cli, mb);
+}
+
+static void count_member(struct cli *cli, const struct rdma_mcm_member *mb,
+			 void *arg)
+{
+	unsigned int *counts = arg;
+
+	(void)cli;
+	if (mb->state <= RDMA_MCM_STATE_ERROR)
+		counts[mb->state]++;
+	counts[3]++;
+}
+
+int cli_list(struct cli *cli)
+{
+	return walk_members(cli, print_member, NULL);
+}
+
+int cli_stats(struct cli *cli)
+{
+	unsigned int counts[4] = { 0 };
+
+	if (walk_members(cli, count_member, counts))
+		return -1;
+	out_stats(cli, counts, counts[3]);
+	return 0;
+}
+
+/* --- commands on stdin ------------------------------------------------- */
+
+static const char session_help[] =
+	"commands: join GROUP [--send-only] | leave GROUP | list | stats | help | quit\n";
+
+static int parse_join_args(char **args, int n, int *flags)
+{
+	int i, groups = 0;
+
+	*flags = RDMA_MCM_JOIN_FULLMEMBER;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(args[i], "--send-only")) {
+			*flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
+			continue;
+		}
+		if (args[i][0] == '-')
+			return -1;
+		groups++;
+	}
+	return groups ? 0 : -1;
+}
+
+static void session_join(struct cli *cli, char **args, int n)
+{
+	struct cli_member *m;
+	int flags, i;
+
+	if (parse_join_args(args, n, &flags)) {
+		cli_err("usage: join GROUP... [--send-only]");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (args[i][0] == '-')
+			continue;
+		m = cli_member_new(cli, args[i], flags);
+		if (m && cli_join(cli, m))
+			cli_member_free(cli, m);
+	}
+}
+
+/* A group this session did not join: the kernel has the last word. */
+static void leave_unknown(struct cli *cli, const char *text)
+{
+	struct sockaddr_storage ss;
+	char name[80];
+	uint32_t events = 0;
+
+	if (rdma_mcm_parse_addr(text, &ss)) {
+		cli_err("bad group address '%s': %s", text, strerror(errno));
+		return;
+	}
+	addr_name((struct sockaddr *)&ss, name, sizeof(name));
+	errno = EADDRNOTAVAIL;
+	if (!cli->have_ctx ||
+	    rdma_mcm_leave_ex(cli->ch, cli->ctx_id, 0, (struct sockaddr *)&ss,
+			      &events)) {
+		cli_err("leave %s: %s", name, strerror(errno));
+		return;
+	}
+	out_left(cli, name, 0, events);
+}
+
+static void session_leave(struct cli *cli, char **args, int n)
+{
+	struct cli_member *m;
+	int i;
+
+	if (!n)
+		cli_err("usage: leave GROUP...");
+	for (i = 0; i < n; i++) {
+		m = find_group(cli, args[i]);
+		if (m)
+			cli_leave(cli, m);
+		else
+			leave_unknown(cli, args[i]);
+	}
+}
+
+/* One command line; returns 1 for quit. */
+static int session_command(struct cli *cli, char *line)
+{
+	char *args[32], *save = NULL, *tok;
+	int n = 0;
+
+	for (tok = strtok_r(line, " \t\r", &save); tok && n < 32;
+	     tok = strtok_r(NULL, " \t\r", &save))
+		args[n++] = tok;
+	if (!n || args[0][0] == '#')
+		return 0;
+	if (!strcmp(args[0], "quit") || !strcmp(args[0], "exit"))
+		return 1;
+	if (!strcmp(args[0], "join"))
+		session_join(cli, args + 1, n - 1);
+	else if (!strcmp(args[0], "leave"))
+		session_leave(cli, args + 1, n - 1);
+	else if (!strcmp(args[0], "list") || !strcmp(args[0], "show"))
+		cli_list(cli);
+	else if (!strcmp(args[0], "stats"))
+		cli_stats(cli);
+	else if (!strcmp(args[0], "help"))
+		fputs(session_help, stdout);
+	else
+		cli_err("unknown command '%s'; try help", args[0]);
+	return 0;
+}
+
+struct linebuf {
+	char buf[LINE_MAX_LEN];
+	size_t len;
+	int eof;
+};
+
+/*
+ * Read stdin and run each whole line, printing the events each command
+ * brings before the next one. Returns 1 for quit, 0 otherwise.
+ */
+static int session_input(struct cli *cli, struct linebuf *lb)
+{
+	char *nl;
+	ssize_t n;
+	size_t used;
+	int quit = 0;
+
+	n = read(STDIN_FILENO, lb->buf + lb->len, sizeof(lb->buf) - lb->len - 1);
+	if (n <= 0) {
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			return 0;
+		lb->eof = 1;
+		if (!lb->len)
+			return 0;
+		lb->buf[lb->len++] = '\n';	/* the last line had no newline */
+		n = 0;
+	}
+	lb->len += (size_t)n;
+	lb->buf[lb->len] = '\0';
+	while (!quit && (nl = strchr(lb->buf, '\n'))) {
+		*nl = '\0';
+		used = (size_t)(nl - lb->buf) + 1;
+		quit = session_command(cli, lb->buf);
+		drain_events(cli);
+		memmove(lb->buf, lb->buf + used, lb->len - used + 1);
+		lb->len -= used;
+	}
+	if (lb->len == sizeof(lb->buf) - 1) {
+		cli_err("command line too long");
+		lb->len = 0;
+	}
+	return quit;
+}
+
+static int signal_fd(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -1;
+	return signalfd(-1, &set, SFD_CLOEXEC);
+}
+
+static int session_loop(struct cli *cli)
+{
+	struct linebuf lb = { .len = 0 };
+	struct pollfd pfd[3];
+	int sfd, quit = 0, ret = 0;
+
+	sfd = signal_fd();
+	if (sfd < 0) {
+		cli_err("signalfd: %s", strerror(errno));
+		return 1;
+	}
+	pfd[0] = (struct pollfd){ .fd = rdma_mcm_get_fd(cli->ch), .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	while (!quit) {
+		if (drain_events(cli)) {
+			ret = 1;
+			break;
+		}
+		pfd[2].fd = lb.eof ? -1 : STDIN_FILENO;
+		if (poll(pfd, 3, -1) < 0 && errno != EINTR) {
+			cli_err("poll: %s", strerror(errno));
+			ret = 1;
+			break;
+		}
+		if (pfd[1].revents)
+			break;
+		if (pfd[2].revents)
+			quit = session_input(cli, &lb);
+	}
+	close(sfd);
+	return ret;
+}
+
+/* Open the channel; 0 or -1 (reported) */
+int cli_open(struct cli *cli, int flags)
+{
+	cli->ch = rdma_mcm_open_channel(flags);
+	if (cli->ch)
+		return 0;
+	cli_err("/dev/%s: %s%s", RDMA_MCM_DEVICE_NAME, strerror(errno),
+		errno == ENOENT ? " (is the rdma_mcm module loaded?)" : "");
+	return -1;
+}
+
+static void close_channel(struct cli *cli)
+{
+	rdma_mcm_close_channel(cli->ch);
+	cli->ch = NULL;
+	free(cli->mem);
+	cli->mem = NULL;
+	cli->nmem = 0;
+}
+
+int cmd_join(struct cli *cli, int argc, char **argv)
+{
+	struct cli_member *m;
+	int flags, i, joined = 0, ret;
+
+	if (parse_join_args(argv + 1, argc - 1, &flags)) {
+		cli_err("usage: join GROUP... [--send-only]");
+		return EXIT_USAGE;
+	}
+	if (cli_open(cli, O_NONBLOCK))
+		return 1;
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] == '-')
+			continue;
+		m = cli_member_new(cli, argv[i], flags);
+		if (!m)
+			continue;
+		if (cli_join(cli, m))
+			cli_member_free(cli, m);
+		else
+			joined++;
+	}
+	ret = joined ? session_loop(cli) : 1;
+	cli_leave_all(cli);
+	close_channel(cli);
+	return ret;
+}
+
+int cmd_list(struct cli *cli, int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		cli_err("usage: list");
+		return EXIT_USAGE;
+	}
+	if (cli_open(cli, O_NONBLOCK))
+		return 1;
+	/* A new open file has no memberships: say why nothing is listed. */
+	if (!cli->json)
+		cli_err("no memberships: they belong to the open file; use 'list' on the stdin of 'rdma-mcm join'");
+	cli_list(cli);
+	close_channel(cli);
+	return 0;
+}
+
+int cmd_stats(struct cli *cli, int argc, char **argv)
+{
+	int ret;
+
+	(void)argv;
+	if (argc > 1) {
+		cli_err("usage: stats");
+		return EXIT_USAGE;
+	}
+	if (cli_open(cli, O_NONBLOCK))
+		return 1;
+	ret = cli_stats(cli) ? 1 : 0;
+	close_channel(cli);
+	return ret;
+}

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma-mcm: send and recv: UD datagrams to and from a group through a
+ * verbs UD QP, as rdma-core's mckey does, on a membership of rdma_mcm.
+ *
+ * Both join and wait for JOINED, then build the QP with the event's Q_Key
+ * and port. The receiver posts its receives (each with 40 bytes of room
+ * for the GRH) before it attaches the QP, counts datagrams and fails after
+ * -t seconds. The sender builds its address handle from the event and
+ * waits for every send completion before it leaves: a leave while sends
+ * are queued can lose them (mckey on 6.12 does).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+#include "rdma_mcm_cli.h"
+
+#define GRH_ROOM	40
+#define MAX_DEPTH	512
+#define DEFAULT_COUNT	10
+#define DEFAULT_SIZE	100
+#define MCAST_QPN	0xffffff
+
+struct ud_opts {
+	const char *group;
+	unsigned long count;
+	unsigned long size;		/* 0: default */
+	unsigned long interval_us;
+	int join_flags;
+};
+
+struct ud {
+	struct cli *cli;
+	struct cli_dev dev;
+	struct cli_member *m;
+	struct rdma_mcm_event joined;
+	int64_t deadline;
+	unsigned int mtu;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *cc;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	struct ibv_ah *ah;
+	uint8_t *buf;
+	size_t slot;			/* bytes per buffer */
+	unsigned int depth;		/* buffers */
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int remaining(const struct ud *u)
+{
+	int64_t left = u->deadline - now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+static unsigned int mtu_bytes(enum ibv_mtu mtu)
+{
+	switch (mtu) {
+	case IBV_MTU_256:
+		return 256;
+	case IBV_MTU_512:
+		return 512;
+	case IBV_MTU_1024:
+		return 1024;
+	case IBV_MTU_2048:
+		return 2048;
+	case IBV_MTU_4096:
+		return 4096;
+	default:
+		return 256;
+	}
+}
+
+/* --- options ----------------------------------------------------------- */
+
+static int parse_num(const char *opt, const char *val, unsigned long max,
+		     unsigned long *out)
+{
+	if (!val || cli_parse_uint(val, max, out)) {
+		cli_err("%s needs a number up to %lu", opt, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_ud(struct cli *cli, int argc, char **argv, int recv,
+		    struct ud_opts *o)
+{
+	unsigned long t;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->count = DEFAULT_COUNT;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-c")) {
+			if (parse_num(a, v, 100000000, &o->count))
+				return -1;
+			if (!o->count) {
+				cli_err("-c needs a count of at least 1");
+				return -1;
+			}
+			i++;
+		} else if (!strcmp(a, "-s")) {
+			if (parse_num(a, v, 65536, &o->size))
+				return -1;
+			if (!o->size) {
+				cli_err("-s needs a size of at least 1");
+				return -1;
+			}
+			i++;
+		} else if (!strcmp(a, "-i") && !recv) {
+			if (parse_num(a, v, 10000000, &o->interval_us))
+				return -1;
+			i++;
+		} else if (!strcmp(a, "-t")) {
+			if (parse_num(a, v, 86400, &t) || !t)
+				return -1;
+			cli->timeout_s = (int)t;
+			i++;
+		} else if (!strcmp(a, "--send-only") && !recv) {
+			o->join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
+		} else if (a[0] != '-' && !o->group) {
+			o->group = a;
+		} else {
+			cli_err("unexpected argument '%s'", a);
+			return -1;
+		}
+	}
+	if (!o->group) {
+		cli_err("usage: %s", recv ? "recv GROUP [-c COUNT] [-s SIZE]" :
+			"send GROUP [-c COUNT] [-s SIZE] [-i USEC] [--send-only]");
+		return -1;
+	}
+	return 0;
+}
+
+/* --- membership ---------------------------------------------------------- */
+
+static int ud_join(struct ud *u, const struct ud_opts *o)
+{
+	struct cli *cli = u->cli;
+	struct ibv_port_attr pattr;
+
+	if (cli_open(cli, 0))
+		return -1;
+	u->m = cli_member_new(cli, o->group, o->join_flags);
+	if (!u->m || cli_ensure_ctx(cli, u->m->addr.ss_family, &u->dev))
+		return -1;
+	if (rdma_mcm_join_sync(cli->ch, cli->ctx_id,
+			       (struct sockaddr *)&u->m->addr, o->join_flags,
+			       1, remaining(u), &u->joined)) {
+		cli_err("join %s: %s", u->m->name, strerror(errno));
+		return -1;
+	}
+	u->m->handle = u->joined.handle;
+	cli->events++;
+	out_event(cli, &u->joined, u->m->name);
+	if (ibv_query_port(u->dev.ctx, u->joined.port_num, &pattr)) {
+		cli_err("port %u: %s", u->joined.port_num, strerror(errno));
+		return -1;
+	}
+	u->mtu = mtu_bytes(pattr.active_mtu);
+	return 0;
+}
+
+/* --- verbs resources ------------------------------------------------------ */
+
+static int ud_qp_init(struct ud *u, int recv)
+{
+	struct ibv_qp_init_attr ia = { 0 };
+	struct ibv_qp_attr qa = { 0 };
+
+	ia.send_cq = u->cq;
+	ia.recv_cq = u->cq;
+	ia.qp_type = IBV_QPT_UD;
+	ia.sq_sig_all = 1;
+	ia.cap.max_send_wr = recv ? 1 : u->depth;
+	ia.cap.max_recv_wr = recv ? u->depth : 1;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	u->qp = ibv_create_qp(u->pd, &ia);
+	if (!u->qp)
+		return -1;
+	qa.qp_state = IBV_QPS_INIT;
+	qa.pkey_index = 0;
+	qa.port_num = u->joined.port_num;
+	qa.qkey = u->joined.qkey;
+	return ibv_modify_qp(u->qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			     IBV_QP_PORT | IBV_QP_QKEY);
+}
+
+static int ud_ready(struct ud *u, int send)
+{
+	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_RTR };
+	int ret;
+
+	ret = ibv_modify_qp(u->qp, &qa, IBV_QP_STATE);
+	if (ret || !send)
+		return ret;
+	qa.qp_state = IBV_QPS_RTS;
+	qa.sq_psn = 0;
+	return ibv_modify_qp(u->qp, &qa, IBV_QP_STATE | IBV_QP_SQ_PSN);
+}
+
+static unsigned int clamp_depth(struct ud *u, unsigned long count)
+{
+	struct ibv_device_attr da;
+	unsigned long d = count < MAX_DEPTH ? count : MAX_DEPTH;
+
+	if (!ibv_query_device(u->dev.ctx, &da)) {
+		if (da.max_qp_wr > 0 && d > (unsigned long)da.max_qp_wr)
+			d = (unsigned long)da.max_qp_wr;
+		if (da.max_cqe > 0 && d > (unsigned long)da.max_cqe)
+			d = (unsigned long)da.max_cqe;
+	}
+	return (unsigned int)d;
+}
+
+static int ud_create(struct ud *u, unsigned long count, size_t slot,
+		     int recv)
+{
+	int flags;
+
+	u->depth = clamp_depth(u, count);
+	u->slot = slot;
+	u->pd = ibv_alloc_pd(u->dev.ctx);
+	u->cc = u->pd ? ibv_create_comp_channel(u->dev.ctx) : NULL;
+	if (!u->cc)
+		return -1;
+	flags = fcntl(u->cc->fd, F_GETFL);
+	if (flags < 0 || fcntl(u->cc->fd, F_SETFL, flags | O_NONBLOCK))
+		return -1;
+	u->cq = ibv_create_cq(u->dev.ctx, (int)u->depth + 1, NULL, u->cc, 0);
+	if (!u->cq || ibv_req_notify_cq(u->cq, 0))
+		return -1;
+	u->buf = calloc(u->depth, u->slot);
+	if (!u->buf)
+		return -1;
+	u->mr = ibv_reg_mr(u->pd, u->buf, u->depth * u->slot,
+			   IBV_ACCESS_LOCAL_WRITE);
+	if (!u->mr)
+		return -1;
+	return ud_qp_init(u, recv) ? -1 : 0;
+}
+
+static void ud_destroy(struct ud *u)
+{
+	if (u->ah)
+		ibv_destroy_ah(u->ah);
+	if (u->qp)
+		ibv_destroy_qp(u->qp);
+	if (u->mr)
+		ibv_dereg_mr(u->mr);
+	free(u->buf);
+	if (u->cq)
+		ibv_destroy_cq(u->cq);
+	if (u->cc)
+		ibv_destroy_comp_channel(u->cc);
+	if (u->pd)
+		ibv_dealloc_pd(u->pd);
+	cli_dev_close(&u->dev);
+}
+
+/*
+ * Up to @max completions; waits on the completion channel until the
+ * deadline. Returns their number, 0 on timeout, -1 on error.
+ */
+static int ud_poll(struct ud *u, struct ibv_wc *wc, int max)
+{
+	struct pollfd pfd = { .fd = u->cc->fd, .events = POLLIN };
+	struct ibv_cq *cq;
+	void *cq_ctx;
+	int n;
+
+	for (;;) {
+		n = ibv_poll_cq(u->cq, max, wc);
+		if (n)
+			return n < 0 ? -1 : n;
+		if (!remaining(u))
+			return 0;
+		if (poll(&pfd, 1, remaining(u)) < 0 && errno != EINTR)
+			return -1;
+		if (ibv_get_cq_event(u->cc, &cq, &cq_ctx))
+			continue;
+		ibv_ack_cq_events(cq, 1);
+		if (ibv_req_notify_cq(cq, 0))
+			return -1;
+	}
+}
+
+static int wc_check(const struct ibv_wc *wc)
+{
+	if (wc->status == IBV_WC_SUCCESS)
+		return 0;
+	cli_err("completion: %s", ibv_wc_status_str(wc->status));
+	return -1;
+}
+
+/* --- recv ------------------------------------------------------------------ */
+
+static int post_recv(struct ud *u, unsigned int i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(u->buf + i * u->slot),
+		.length = (uint32_t)u->slot,
+		.lkey = u->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(u->qp, &wr, &bad);
+}
+
+static long ud_receive(struct ud *u, unsigned long count)
+{
+	struct ibv_wc wc[16];
+	unsigned long got = 0;
+	int n, i;
+
+	while (got < count) {
+		n = ud_poll(u, wc, 16);
+		if (n <= 0)
+			return n < 0 ? -1 : (long)got;
+		for (i = 0; i < n; i++) {
+			if (wc_check(&wc[i]))
+				return -1;
+			got++;
+			if (post_recv(u, (unsigned int)wc[i].wr_id))
+				return -1;
+		}
+	}
+	return (long)got;
+}
+
+static int recv_run(struct ud *u, const struct ud_opts *o)
+{
+	struct cli *cli = u->cli;
+	size_t size = o->size ? o->size : u->mtu;
+	unsigned int i;
+	long got;
+
+	if (size > u->mtu) {
+		cli_err("SIZE %zu exceeds the port's MTU %u", size, u->mtu);
+		return -1;
+	}
+	if (ud_create(u, o->count, size + GRH_ROOM, 1)) {
+		cli_err("verbs: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < u->depth; i++)
+		if (post_recv(u, i))
+			return -1;
+	if (ud_ready(u, 0) || rdma_mcm_attach_qp(cli->ch, u->qp, &u->joined)) {
+		cli_err("attach %s: %s", u->m->name, strerror(errno));
+		return -1;
+	}
+	got = ud_receive(u, o->count);
+	if (got < 0)
+		return -1;
+	out_count(cli, "received", u->m->name, (unsigned long)got, o->count);
+	if ((unsigned long)got < o->count) {
+		cli_err("timed out after %d s", cli->timeout_s);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- send ------------------------------------------------------------------ */
+
+static int post_send(struct ud *u, unsigned long seq, size_t size)
+{
+	unsigned int i = (unsigned int)(seq % u->depth);
+	uint8_t *p = u->buf + i * u->slot;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)p,
+		.length = (uint32_t)size,
+		.lkey = u->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = seq, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_send_wr *bad;
+	size_t k;
+
+	for (k = 0; k < size; k++)
+		p[k] = k < 4 ? (uint8_t)(seq >> (24 - 8 * k)) : 0xa5;
+	wr.wr.ud.ah = u->ah;
+	wr.wr.ud.remote_qpn = MCAST_QPN;
+	wr.wr.ud.remote_qkey = u->joined.qkey;
+	return ibv_post_send(u->qp, &wr, &bad);
+}
+
+static long ud_transmit(struct ud *u, const struct ud_opts *o, size_t size)
+{
+	unsigned long posted = 0, done = 0;
+	struct ibv_wc wc[16];
+	int n, i;
+
+	while (done < o->count) {
+		while (posted < o->count && posted - done < u->depth) {
+			if (post_send(u, posted, size))
+				return -1;
+			posted++;
+			if (o->interval_us) {
+				usleep((useconds_t)o->interval_us);
+				break;
+			}
+		}
+		n = ud_poll(u, wc, 16);
+		if (n <= 0)
+			return n < 0 ? -1 : (long)done;
+		for (i = 0; i < n; i++) {
+			if (wc_check(&wc[i]))
+				return -1;
+			done++;
+		}
+	}
+	return (long)done;
+}
+
+static int make_ah(struct ud *u)
+{
+	struct ibv_ah_attr attr;
+
+	if (u->dev.gid_index < 0) {
+		u->ah = rdma_mcm_create_ah(u->pd, &u->joined);
+		return u->ah ? 0 : -1;
+	}
+	if (rdma_mcm_init_ah_attr(&u->joined, (uint8_t)u->dev.gid_index,
+				  &attr))
+		return -1;
+	u->ah = ibv_create_ah(u->pd, &attr);
+	return u->ah ? 0 : -1;
+}
+
+static int send_run(struct ud *u, const struct ud_opts *o)
+{
+	struct cli *cli = u->cli;
+	size_t size = o->size ? o->size : DEFAULT_SIZE;
+	long done;
+
+	if (size > u->mtu) {
+		cli_err("SIZE %zu exceeds the port's MTU %u", size, u->mtu);
+		return -1;
+	}
+	if (ud_create(u, o->count, size, 0) || ud_ready(u, 1)) {
+		cli_err("verbs: %s", strerror(errno));
+		return -1;
+	}
+	if (make_ah(u)) {
+		cli_err("address handle: %s", strerror(errno));
+		return -1;
+	}
+	done = ud_transmit(u, o, size);
+	if (done < 0)
+		return -1;
+	out_count(cli, "sent", u->m->name, (unsigned long)done, o->count);
+	if ((unsigned long)done < o->count) {
+		cli_err("timed out after %d s", cli->timeout_s);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- commands --------------------------------------------------------------- */
+
+static int ud_command(struct cli *cli, int argc, char **argv, int recv)
+{
+	struct ud u = { .cli = cli };
+	struct ud_opts o;
+	int ret;
+
+	if (parse_ud(cli, argc, argv, recv, &o))
+		return EXIT_USAGE;
+	u.deadline = now_ms() + (int64_t)cli->timeout_s * 1000;
+	ret = ud_join(&u, &o);
+	if (!ret)
+		ret = recv ? recv_run(&u, &o) : send_run(&u, &o);
+	/* detach first, then leave; then the QP and the rest */
+	if (u.m && u.m->handle &&
+	    rdma_mcm_leave_detach(cli->ch, cli->ctx_id, u.m->handle, u.qp))
+		cli_err("leave %s: %s", u.m->name, strerror(errno));
+	ud_destroy(&u);
+	rdma_mcm_close_channel(cli->ch);
+	free(cli->mem);
+	return ret ? 1 : 0;
+}
+
+int cmd_send(struct cli *cli, int argc, char **argv)
+{
+	return ud_command(cli, argc, argv, 0);
+}
+
+int cmd_recv(struct cli *cli, int argc, char **argv)
+{
+	return ud_command(cli, argc, argv, 1);
+}

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The fake /dev/rdma_mcm: see fake_dev.h.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "fake_dev.h"
+#include "rdma_mcm_priv.h"
+
+struct fake_dev fake = { .efd = -1 };
+
+#define FAKE_QKEY	0x01234567u
+
+static int fail(int err)
+{
+	errno = err;
+	return -1;
+}
+
+/* --- readiness: one eventfd count per queued event -------------------- */
+
+static void ready_add(void)
+{
+	uint64_t one = 1;
+
+	if (write(fake.efd, &one, sizeof(one)) != sizeof(one))
+		abort();
+}
+
+static void ready_sub(void)
+{
+	uint64_t v;
+
+	if (read(fake.efd, &v, sizeof(v)) != sizeof(v))
+		abort();
+}
+
+/* --- addresses --------------------------------------------------------- */
+
+static size_t family_len(uint16_t family)
+{
+	switch (family) {
+	case AF_INET:
+		return sizeof(struct sockaddr_in);
+	case AF_INET6:
+		return sizeof(struct sockaddr_in6);
+	case AF_IB:
+		return MCM_SOCKADDR_IB_LEN;
+	default:
+		return 0;
+	}
+}
+
+static uint16_t addr_family(const uint8_t *addr)
+{
+	uint16_t f;
+
+	memcpy(&f, addr, sizeof(f));
+	return f;
+}
+
+/* Check an ABI address: 0, -EINVAL or -EAFNOSUPPORT, as the kernel */
+static int check_addr(const uint8_t *addr, uint32_t len)
+{
+	size_t need;
+
+	if (len < sizeof(uint16_t) || len > RDMA_MCM_ADDR_SIZE)
+		return -EINVAL;
+	need = family_len(addr_family(addr));
+	if (!need)
+		return -EAFNOSUPPORT;
+	return len < need ? -EINVAL : 0;
+}
+
+/* The bytes naming a group, as the library's mcm_addr_key() */
+static void group_key(const uint8_t *addr, uint8_t key[16])
+{
+	memset(key, 0, 16);
+	if (addr_family(addr) == AF_INET)
+		memcpy(key, addr + offsetof(struct sockaddr_in, sin_addr), 4);
+	else if (addr_family(addr) == AF_INET6)
+		memcpy(key, addr + offsetof(struct sockaddr_in6, sin6_addr), 16);
+	else
+		memcpy(key, addr + 8, 16);
+}
+
+static int is_multicast(const uint8_t *addr)
+{
+	uint8_t key[16];
+
+	group_key(addr, key);
+	if (addr_family(addr) == AF_INET)
+		return (key[0] & 0xf0) == 0xe0;
+	return key[0] == 0xff;
+}
+
+void fake_mgid(const uint8_t *addr, uint8_t mgid[16])
+{
+	uint8_t key[16];
+
+	group_key(addr, key);
+	if (addr_family(addr) != AF_INET) {
+		memcpy(mgid, key, 16);
+		return;
+	}
+	memset(mgid, 0, 16);
+	mgid[10] = 0xff;
+	mgid[11] = 0xff;
+	memcpy(mgid + 12, key, 4);
+}
+
+/* --- contexts and members ---------------------------------------------- */
+
+static struct fake_ctx *find_ctx(uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < FAKE_MAX_CTX; i++)
+		if (fake.ctx[i].used && fake.ctx[i].id == id)
+			return &fake.ctx[i];
+	return NULL;
+}
+
+struct fake_member *fake_find(uint32_t ctx_id, uint32_t handle)
+{
+	int i;
+
+	for (i = 0; i < FAKE_MAX_MEMBERS; i++)
+		if (fake.mem[i].used && fake.mem[i].ctx_id == ctx_id &&
+		    fake.mem[i].m.handle == handle)
+			return &fake.mem[i];
+	return NULL;
+}
+
+static struct fake_member *find_addr(uint32_t ctx_id, const uint8_t *addr)
+{
+	uint8_t a[16], b[16];
+	int i;
+
+	group_key(addr, a);
+	for (i = 0; i < FAKE_MAX_MEMBERS; i++) {
+		if (!fake.mem[i].used || fake.mem[i].ctx_id != ctx_id)
+			continue;
+		group_key(fake.mem[i].m.addr, b);
+		if (!memcmp(a, b, 16))
+			return &fake.mem[i];
+	}
+	return NULL;
+}
+
+static void queue_event(const struct rdma_mcm_event *ev)
+{
+	if (fake.qlen == FAKE_MAX_EVENTS)
+		abort();
+	fake.q[fake.qlen++] = *ev;
+	ready_add();
+}
+
+/* Undelivered events of a membership go with it, as in the kernel. */
+static void purge(uint32_t ctx_id, uint32_t handle, int any_handle)
+{
+	unsigned int i, kept = 0;
+
+	for (i = 0; i < fake.qlen; i++) {
+		if (fake.q[i].ctx_id == ctx_id &&
+		    (any_handle || fake.q[i].handle == handle)) {
+			ready_sub();
+			continue;
+		}
+		fake.q[kept++] = fake.q[i];
+	}
+	fake.qlen = kept;
+}
+
+static void drop_member(struct fake_member *fm)
+{
+	purge(fm->ctx_id, fm->m.handle, 0);
+	memset(fm, 0, sizeof(*fm));
+	fake.nr_members--;
+	fake.nr_leaves++;
+}
+
+int fake_complete(uint32_t ctx_id, uint32_t handle, int32_t status)
+{
+	struct fake_member *fm = fake_find(ctx_id, handle);
+	struct rdma_mcm_event ev;
+
+	if (!fm || fm->m.state != RDMA_MCM_STATE_JOINING)
+		return -1;
+	memset(&ev, 0, sizeof(ev));
+	ev.cookie = fm->m.cookie;
+	ev.ctx_id = ctx_id;
+	ev.handle = handle;
+	if (status) {
+		fm->m.state = RDMA_MCM_STATE_ERROR;
+		fm->m.status = status;
+		ev.event = RDMA_MCM_EVENT_ERROR;
+		ev.status = status;
+	} else {
+		fm->m.state = RDMA_MCM_STATE_JOINED;
+		fm->m.qkey = FAKE_QKEY;
+		fake_mgid(fm->m.addr, fm->m.mgid);
+		ev.event = RDMA_MCM_EVENT_JOINED;
+		ev.qkey = FAKE_QKEY;
+		memcpy(ev.mgid, fm->m.mgid, 16);
+		memcpy(ev.dgid, fm->m.mgid, 16);
+		ev.hop_limit = 255;
+		ev.port_num = 1;
+		ev.is_global = 1;
+	}
+	queue_event(&ev);
+	return 0;
+}
+
+/* --- commands ------------------------------------------------------------ */
+
+static int do_create_ctx(struct rdma_mcm_create_ctx *c)
+{
+	const uint8_t *a4;
+	int i, ret;
+
+	if (c->flags || c->reserved)
+		return -EINVAL;
+	ret = check_addr(c->src, c->src_len);
+	if (ret)
+		return ret;
+	/* TEST-NET-3 (203.0.113.0/24) is on no netdev */
+	a4 = c->src + offsetof(struct sockaddr_in, sin_addr);
+	if (addr_family(c->src) == AF_INET && a4[0] == 203 && a4[1] == 0 &&
+	    a4[2] == 113)
+		return -EADDRNOTAVAIL;
+	for (i = 0; i < FAKE_MAX_CTX; i++) {
+		if (fake.ctx[i].used)
+			continue;
+		fake.ctx[i].used = 1;
+		fake.ctx[i].id = ++fake.next_ctx;
+		fake.ctx[i].family = addr_family(c->src);
+		fake.ctx[i].next_handle = 1;
+		c->ctx_id = fake.ctx[i].id;
+		return 0;
+	}
+	return -EMFILE;
+}
+
+static void leave_ctx(uint32_t ctx_id)
+{
+	int i;
+
+	for (i = 0; i < FAKE_MAX_MEMBERS; i++)
+		if (fake.mem[i].used && fake.mem[i].ctx_id == ctx_id)
+			drop_member(&fake.mem[i]);
+	purge(ctx_id, 0, 1);
+}
+
+static int do_destroy_ctx(struct rdma_mcm_destroy_ctx *d)
+{
+	struct fake_ctx *c = find_ctx(d->ctx_id);
+
+	if (d->reserved)
+		return -EINVAL;
+	if (!c)
+		return -ENOENT;
+	leave_ctx(c->id);
+	memset(c, 0, sizeof(*c));
+	return 0;
+}
+
+static struct fake_member *new_member(void)
+{
+	int i;
+
+	for (i = 0; i < FAKE_MAX_MEMBERS; i++)
+		if (!fake.mem[i].used)
+			return &fake.mem[i];
+	return NULL;
+}
+
+static int join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
+		    uint32_t addr_len, const uint8_t *addr, uint32_t *handle)
+{
+	struct fake_ctx *c = find_ctx(ctx_id);
+	struct fake_member *fm;
+	uint8_t key[16];
+	int ret;
+
+	if (flags > RDMA_MCM_JOIN_SENDONLY_FULLMEMBER)
+		return -EINVAL;
+	ret = check_addr(addr, addr_len);
+	if (ret)
+		return ret;
+	if (!c)
+		return -ENOENT;
+	if (addr_family(addr) != c->family || !is_multicast(addr))
+		return -EINVAL;
+	if (find_addr(ctx_id, addr))
+		return -EADDRINUSE;
+	fm = new_member();
+	if (!fm || fake.nr_members >= fake.max_members)
+		return -ENOBUFS;
+	fm->used = 1;
+	fm->ctx_id = ctx_id;
+	fm->m.cookie = cookie;
+	fm->m.handle = c->next_handle++;
+	fm->m.state = RDMA_MCM_STATE_JOINING;
+	fm->m.join_flags = flags;
+	fm->m.addr_len = addr_len;
+	memcpy(fm->m.addr, addr, addr_len);
+	fake.nr_members++;
+	*handle = fm->m.handle;
+	if (fake.auto_complete) {
+		group_key(addr, key);
+		fake_complete(ctx_id, fm->m.handle,
+			      memcmp(key, fake.fail_group, 16) ?
+			      0 : fake.fail_status);
+	}
+	return 0;
+}
+
+static int do_join(struct rdma_mcm_join *j)
+{
+	if (j->handle)
+		return -EINVAL;
+	return join_one(j->ctx_id, j->cookie, j->join_flags, j->addr_len,
+			j->addr, &j->handle);
+}
+
+static int leave_one(uint32_t ctx_id, uint32_t flags, uint32_t handle,
+		     uint32_t addr_len, const uint8_t *addr,
+		     uint32_t *events_reported)
+{
+	struct fake_member *fm;
+	int ret;
+
+	if (flags & ~RDMA_MCM_LEAVE_BY_ADDR)
+		return -EINVAL;
+	if (!find_ctx(ctx_id))
+		return -ENOENT;
+	if (flags & RDMA_MCM_LEAVE_BY_ADDR) {
+		if (handle)
+			return -EINVAL;
+		ret = check_addr(addr, addr_len);
+		if (ret)
+			return ret;
+		fm = find_addr(ctx_id, addr);
+	} else {
+		fm = fake_find(ctx_id, handle);
+	}
+	if (!fm)
+		return -EADDRNOTAVAIL;
+	*events_reported = fm->m.events_reported;
+	drop_member(fm);
+	return 0;
+}
+
+static int do_leave(struct rdma_mcm_leave *l)
+{
+	if (l->reserved || l->events_reported)
+		return -EINVAL;
+	return leave_one(l->ctx_id, l->flags, l->handle, l->addr_len, l->addr,
+			 &l->events_reported);
+}
+
+static int do_query(struct rdma_mcm_query *q)
+{
+	struct fake_member *fm;
+
+	if (!find_ctx(q->ctx_id))
+		return -ENOENT;
+	fm = fake_find(q->ctx_id, q->handle);
+	if (!fm)
+		return -EADDRNOTAVAIL;
+	q->member = fm->m;
+	return 0;
+}
+
+/* The member of @ctx_id with the smallest handle >= @start */
+static struct fake_member *next_member(uint32_t ctx_id, uint32_t start)
+{
+	struct fake_member *best = NULL;
+	int i;
+
+	for (i = 0; i < FAKE_MAX_MEMBERS; i++) {
+		struct fake_member *fm = &fake.mem[i];
+
+		if (!fm->used || fm->ctx_id != ctx_id || fm->m.handle < start)
+			continue;
+		if (!best || fm->m.handle < best->m.handle)
+			best = fm;
+	}
+	return best;
+}
+
+static int do_list(struct rdma_mcm_list *l)
+{
+	struct rdma_mcm_member *out = (void *)(uintptr_t)l->entries;
+	struct fake_member *fm;
+	uint32_t n = 0, start = l->start;
+
+	if (l->reserved || l->entry_size != sizeof(*out))
+		return -EINVAL;
+	if (!find_ctx(l->ctx_id))
+		return -ENOENT;
+	while (n < l->count && (fm = next_member(l->ctx_id, start))) {
+		out[n++] = fm->m;
+		start = fm->m.handle + 1;
+	}
+	fm = next_member(l->ctx_id, start);
+	l->next = fm ? fm->m.handle : 0;
+	l->count = n;
+	return 0;
+}
+
+static int do_batch_join(struct rdma_mcm_batch *b)
+{
+	struct rdma_mcm_join_entry *e = (void *)(uintptr_t)b->entries;
+	uint32_t i;
+
+	if (b->entry_size != sizeof(*e) || b->count > 65536 || b->done)
+		return -EINVAL;
+	if (!find_ctx(b->ctx_id))
+		return -ENOENT;
+	for (i = 0; i < b->count; i++) {
+		e[i].handle = 0;
+		e[i].result = join_one(b->ctx_id, e[i].cookie, e[i].join_flags,
+				       e[i].addr_len, e[i].addr,
+				       &e[i].handle);
+	}
+	b->done = b->count;
+	return 0;
+}
+
+static int do_batch_leave(struct rdma_mcm_batch *b)
+{
+	struct rdma_mcm_leave_entry *e = (void *)(uintptr_t)b->entries;
+	uint32_t i;
+
+	if (b->entry_size != sizeof(*e) || b->count > 65536 || b->done)
+		return -EINVAL;
+	if (!find_ctx(b->ctx_id))
+		return -ENOENT;
+	for (i = 0; i < b->count; i++) {
+		e[i].events_reported = 0;
+		e[i].result = leave_one(b->ctx_id, e[i].flags, e[i].handle,
+					e[i].addr_len, e[i].addr,
+					&e[i].events_reported);
+	}
+	b->done = b->count;
+	return 0;
+}
+
+static int dispatch(unsigned long req, void *arg)
+{
+	switch (req) {
+	case RDMA_MCM_IOC_VERSION:
+		if (fake.version_errno)
+			return -fake.version_errno;
+		((struct rdma_mcm_version *)arg)->abi_version =
+			RDMA_MCM_ABI_VERSION;
+		return 0;
+	case RDMA_MCM_IOC_CREATE_CTX:
+		return do_create_ctx(arg);
+	case RDMA_MCM_IOC_DESTROY_CTX:
+		return do_destroy_ctx(arg);
+	case RDMA_MCM_IOC_JOIN:
+		return do_join(arg);
+	case RDMA_MCM_IOC_LEAVE:
+		return do_leave(arg);
+	case RDMA_MCM_IOC_QUERY:
+		return do_query(arg);
+	case RDMA_MCM_IOC_LIST:
+		return do_list(arg);
+	case RDMA_MCM_IOC_BATCH_JOIN:
+		return do_batch_join(arg);
+	case RDMA_MCM_IOC_BATCH_LEAVE:
+		return do_batch_leave(arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* --- the io the library uses -------------------------------------------- */
+
+static int fake_open(void *priv)
+{
+	(void)priv;
+	if (fake.efd >= 0)
+		return fail(EBUSY);	/* one open file at a time */
+	fake.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE);
+	if (fake.efd < 0)
+		return -1;
+	fake.nr_opens++;
+	return fake.efd;
+}
+
+static int fake_ioctl(void *priv, int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	(void)priv;
+	if (fd != fake.efd)
+		return fail(EBADF);
+	fake.nr_ioctls++;
+	ret = dispatch(req, arg);
+	return ret ? fail(-ret) : 0;
+}
+
+static ssize_t fake_read(void *priv, int fd, void *buf, size_t len)
+{
+	struct rdma_mcm_event *out = buf;
+	size_t n, i;
+	struct fake_member *fm;
+
+	(void)priv;
+	if (fd != fake.efd)
+		return fail(EBADF);
+	fake.nr_reads++;
+	if (len < sizeof(*out))
+		return fail(EINVAL);
+	if (!fake.qlen)
+		return fail(EAGAIN);
+	n = len / sizeof(*out);
+	if (n > fake.qlen)
+		n = fake.qlen;
+	for (i = 0; i < n; i++) {
+		out[i] = fake.q[i];
+		fm = fake_find(out[i].ctx_id, out[i].handle);
+		if (fm)
+			fm->m.events_reported++;
+		ready_sub();
+	}
+	memmove(fake.q, fake.q + n, (fake.qlen - n) * sizeof(fake.q[0]));
+	fake.qlen -= (unsigned int)n;
+	return (ssize_t)(n * sizeof(*out));
+}
+
+static void fake_close(void *priv, int fd)
+{
+	int i;
+
+	(void)priv;
+	if (fd != fake.efd)
+		abort();
+	for (i = 0; i < FAKE_MAX_CTX; i++)
+		if (fake.ctx[i].used)
+			leave_ctx(fake.ctx[i].id);
+	memset(fake.ctx, 0, sizeof(fake.ctx));
+	close(fake.efd);
+	fake.efd = -1;
+}
+
+static const struct rdma_mcm_io fake_io = {
+	.open = fake_open,
+	.ioctl = fake_ioctl,
+	.read = fake_read,
+	.close = fake_close,
+};
+
+void fake_install(void)
+{
+	if (fake.efd >= 0)
+		close(fake.efd);
+	memset(&fake, 0, sizeof(fake));
+	fake.efd = -1;
+	fake.max_members = FAKE_MAX_MEMBERS;
+	rdma_mcm_io = &fake_io;
+	rdma_mcm_io_priv = NULL;
+}

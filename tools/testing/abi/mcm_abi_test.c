@@ -137,6 +137,22 @@ static int wait_readable(int fd, int ms)
 	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
 }
 
+/* Does /proc/net/igmp list @hex (as it prints groups: 239.5.2.3 = 030205EF)? */
+static int igmp_lists(const char *hex)
+{
+	char line[256];
+	int found = 0;
+	FILE *f = fopen("/proc/net/igmp", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, hex))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -368,6 +384,8 @@ static void test_events(int fd, uint32_t ctx)
 	expect_errno(join(fd, ctx, "239.5.2.3", 0, 0, &h), 0, "JOIN 239.5.2.3");
 	expect_errno(leave(fd, ctx, h, &rep), 0, "LEAVE at once (cancel)");
 	report(!wait_readable(fd, 1500), "a cancelled join never reports");
+	report(igmp_lists("030205EF") == 0,
+	       "a cancelled join leaves no IGMP entry");
 }
 
 static void test_batches(int fd, uint32_t ctx)

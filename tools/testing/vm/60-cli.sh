@@ -37,7 +37,7 @@ mckey_until_done() {
 	return 1
 }
 
-plan 18
+plan 20
 check "modprobe rdma_mcm" modprobe rdma_mcm
 
 G=239.6.0.1
@@ -50,6 +50,13 @@ wait $pid
 rc=$?
 cat /tmp/recv.out
 ok "rdma-mcm recv received all $COUNT datagrams (exit 0)" [ $rc -eq 0 ]
+ok "rdma-mcm left $G on exit: IGMP no longer lists it" wait_for 10 not_in_igmp veth1 $G
+counter() { rdma statistic show link "$1/1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
+recvs=$(counter rxe1 rdma_recvs)
+timeout 60 mckey -m $G -b $BENCH_IP0 -s -C $COUNT > /dev/null
+sleep 2
+ok "after the leave, a further mckey send reaches no QP on rxe1" \
+	[ "$(counter rxe1 rdma_recvs)" = "$recvs" ]
 
 G=239.6.0.2
 timeout 120 mckey -m $G -b $BENCH_IP0 -C $COUNT > /tmp/mckey.out 2>&1 &

@@ -510,80 +510,89 @@ static int rdma_mcm_cmd_list(struct rdma_mcm_ufile *file,
 	return 0;
 }
 
-static int rdma_mcm_batch_check(struct rdma_mcm_ufile *file,
-				struct rdma_mcm_batch *arg, size_t entry_size,
-				struct rdma_mcm_uctx **uctx)
+/*
+ * One entry of a batch: @entry holds what copy_struct_from_user() made of
+ * the user's entry, @err its error (then the op only records it); the op
+ * sets the entry's outputs.
+ */
+typedef void (*rdma_mcm_batch_op)(struct rdma_mcm_ufile *file,
+				  struct rdma_mcm_uctx *uctx, void *entry,
+				  int err);
+
+static void rdma_mcm_batch_join_one(struct rdma_mcm_ufile *file,
+				    struct rdma_mcm_uctx *uctx, void *entry,
+				    int err)
 {
-	*uctx = rdma_mcm_get_uctx(file, arg->ctx_id);
-	if (!*uctx)
+	struct rdma_mcm_join_entry *e = entry;
+
+	if (!err)
+		err = rdma_mcm_do_join(file, uctx, e->cookie, e->join_flags,
+				       e->addr, e->addr_len, &e->handle);
+	e->result = err;
+	if (err)
+		e->handle = 0;
+}
+
+static void rdma_mcm_batch_leave_one(struct rdma_mcm_ufile *file,
+				     struct rdma_mcm_uctx *uctx, void *entry,
+				     int err)
+{
+	struct rdma_mcm_leave_entry *e = entry;
+
+	e->events_reported = 0;
+	if (!err && e->reserved)
+		err = -EINVAL;
+	if (!err)
+		err = rdma_mcm_do_leave(file, uctx, e->flags, e->handle, e->addr,
+					e->addr_len, &e->events_reported);
+	e->result = err;
+}
+
+/* Run @op on each of a batch's entries, writing each one's outputs back. */
+static int rdma_mcm_batch(struct rdma_mcm_ufile *file,
+			  struct rdma_mcm_batch *arg, size_t entry_size,
+			  rdma_mcm_batch_op op)
+{
+	u8 __user *entries = u64_to_user_ptr(arg->entries);
+	union {
+		struct rdma_mcm_join_entry join;
+		struct rdma_mcm_leave_entry leave;
+	} e;
+	struct rdma_mcm_uctx *uctx;
+	int ret;
+
+	uctx = rdma_mcm_get_uctx(file, arg->ctx_id);
+	if (!uctx)
 		return -ENOENT;
-	if (arg->count > RDMA_MCM_MAX_BATCH || arg->entry_size < entry_size)
+	if (arg->count > RDMA_MCM_MAX_BATCH || arg->entry_size < entry_size ||
+	    entry_size > sizeof(e))
 		return -EINVAL;
-	arg->done = 0;
+	for (arg->done = 0; arg->done < arg->count; arg->done++) {
+		u8 __user *p = entries + (size_t)arg->done * arg->entry_size;
+
+		ret = copy_struct_from_user(&e, entry_size, p, arg->entry_size);
+		if (ret == -EFAULT)
+			return ret;
+		op(file, uctx, &e, ret);
+		if (copy_to_user(p, &e, entry_size))
+			return -EFAULT;
+		cond_resched();
+	}
 	return 0;
 }
 
 static int rdma_mcm_cmd_batch_join(struct rdma_mcm_ufile *file,
 				   struct rdma_mcm_batch *arg)
 {
-	u8 __user *entries = u64_to_user_ptr(arg->entries);
-	struct rdma_mcm_join_entry e;
-	struct rdma_mcm_uctx *uctx;
-	int ret;
-
-	ret = rdma_mcm_batch_check(file, arg, sizeof(e), &uctx);
-	if (ret)
-		return ret;
-	for (; arg->done < arg->count; arg->done++) {
-		u8 __user *p = entries + (size_t)arg->done * arg->entry_size;
-
-		ret = copy_struct_from_user(&e, sizeof(e), p, arg->entry_size);
-		if (ret == -EFAULT)
-			return ret;
-		if (!ret)
-			ret = rdma_mcm_do_join(file, uctx, e.cookie,
-					       e.join_flags, e.addr, e.addr_len,
-					       &e.handle);
-		e.result = ret;
-		if (ret)
-			e.handle = 0;
-		if (copy_to_user(p, &e, sizeof(e)))
-			return -EFAULT;
-		cond_resched();
-	}
-	return 0;
+	return rdma_mcm_batch(file, arg, sizeof(struct rdma_mcm_join_entry),
+			      rdma_mcm_batch_join_one);
 }
 
 static int rdma_mcm_cmd_batch_leave(struct rdma_mcm_ufile *file,
 				    struct rdma_mcm_batch *arg)
 {
-	u8 __user *entries = u64_to_user_ptr(arg->entries);
-	struct rdma_mcm_leave_entry e;
-	struct rdma_mcm_uctx *uctx;
-	int ret;
-
-	ret = rdma_mcm_batch_check(file, arg, sizeof(e), &uctx);
-	if (ret)
-		return ret;
-	for (; arg->done < arg->count; arg->done++) {
-		u8 __user *p = entries + (size_t)arg->done * arg->entry_size;
-
-		ret = copy_struct_from_user(&e, sizeof(e), p, arg->entry_size);
-		if (ret == -EFAULT)
-			return ret;
-		e.events_reported = 0;
-		if (!ret && e.reserved)
-			ret = -EINVAL;
-		if (!ret)
-			ret = rdma_mcm_do_leave(file, uctx, e.flags, e.handle,
-						e.addr, e.addr_len,
-						&e.events_reported);
-		e.result = ret;
-		if (copy_to_user(p, &e, sizeof(e)))
-			return -EFAULT;
-		cond_resched();
-	}
-	return 0;
+	return rdma_mcm_batch(file, arg, sizeof(struct rdma_mcm_leave_entry),
+			      rdma_mcm_batch_leave_one);
 }
 
 /* ------------------------------------------------------------ ioctl */

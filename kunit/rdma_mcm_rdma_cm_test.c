@@ -77,58 +77,27 @@ static void rdma_cm_join_unbound_id_is_einval(struct kunit *test)
 	rdma_destroy_id(id);
 }
 
-/* Binding an address that no netdev owns: -EADDRNOTAVAIL. */
-static void rdma_cm_bind_unowned_address(struct kunit *test)
+static void test_bind_fails(struct kunit *test, const char *addr, int err)
 {
 	struct rdma_cm_id *id = test_create_ud_id(test);
 	struct sockaddr_in sin;
 
-	test_sockaddr_in(test, &sin, TEST_UNOWNED_ADDR);
-	KUNIT_EXPECT_EQ(test, rdma_bind_addr(id, (struct sockaddr *)&sin),
-			-EADDRNOTAVAIL);
+	test_sockaddr_in(test, &sin, addr);
+	KUNIT_EXPECT_EQ(test, rdma_bind_addr(id, (struct sockaddr *)&sin), err);
 	rdma_destroy_id(id);
+}
+
+/* Binding an address that no netdev owns: -EADDRNOTAVAIL. */
+static void rdma_cm_bind_unowned_address(struct kunit *test)
+{
+	test_bind_fails(test, TEST_UNOWNED_ADDR, -EADDRNOTAVAIL);
 }
 
 /* An address on a netdev without an RDMA device: -ENODEV. */
 static void rdma_cm_bind_address_without_rdma_device(struct kunit *test)
 {
-	struct rdma_cm_id *id = test_create_ud_id(test);
-	struct sockaddr_in sin;
-
-	test_sockaddr_in(test, &sin, TEST_DUMMY_ADDR);
-	KUNIT_EXPECT_EQ(test, rdma_bind_addr(id, (struct sockaddr *)&sin),
-			-ENODEV);
-	rdma_destroy_id(id);
+	test_bind_fails(test, TEST_DUMMY_ADDR, -ENODEV);
 }
-
-/*
- * rdma_mcm's ib_client is told about a Soft-RoCE device added on dummy0
- * and about its removal, synchronously with (un)registration.
- */
-static void ib_client_sees_rxe_added_and_removed(struct kunit *test)
-{
-	unsigned int before = rdma_mcm_ib_device_count();
-	struct ib_device *ibdev;
-	struct net_device *ndev;
-	int ret;
-
-	if (!IS_BUILTIN(CONFIG_RDMA_RXE))
-		kunit_skip(test, "needs CONFIG_RDMA_RXE=y");
-
-	ndev = dev_get_by_name(&init_net, TEST_DUMMY_IFNAME);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ndev);
-	ret = rxe_net_add(TEST_RXE_NAME, ndev);
-	dev_put(ndev);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_EXPECT_EQ(test, rdma_mcm_ib_device_count(), before + 1);
-
-	ibdev = ib_device_get_by_name(TEST_RXE_NAME, RDMA_DRIVER_RXE);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ibdev);
-	ib_unregister_device_and_put(ibdev);
-	KUNIT_EXPECT_EQ(test, rdma_mcm_ib_device_count(), before);
-}
-
-/* ------------------------------------------------ the manager, real rdma_cm */
 
 static void test_rxe_remove(void *unused)
 {
@@ -155,6 +124,22 @@ static void test_rxe_add(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_rxe_remove,
 							NULL), 0);
 }
+
+/*
+ * rdma_mcm's ib_client is told about a Soft-RoCE device added on dummy0
+ * and about its removal, synchronously with (un)registration.
+ */
+static void ib_client_sees_rxe_added_and_removed(struct kunit *test)
+{
+	unsigned int before = rdma_mcm_ib_device_count();
+
+	test_rxe_add(test);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_ib_device_count(), before + 1);
+	test_rxe_remove(NULL);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_ib_device_count(), before);
+}
+
+/* ------------------------------------------------ the manager, real rdma_cm */
 
 /* Is @group joined (IGMP) on dummy0? */
 static bool test_igmp_joined(struct kunit *test, const char *group)

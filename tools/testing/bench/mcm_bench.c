@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mcm_bench: join and leave N multicast groups through one contender and
+ * print the time each phase took, for the benchmark (issue: make bench).
+ *
+ *   mcm_bench CONTENDER WORKLOAD N TYPE
+ *	CONTENDER  shim   librdmamcm, one call per group
+ *		   batch  librdmamcm batch join/leave (rdma_mcm in one call)
+ *		   ucma   librdmacm: rdma_join_multicast/rdma_leave_multicast
+ *			  on one rdma_cm_id with an event channel
+ *		   noop   N VERSION ioctls on /dev/rdma_mcm (the syscall floor)
+ *	WORKLOAD   joinleave  join all, wait for every joined event, leave all
+ *		   cancel     join and leave each group at once
+ *	TYPE       sendonly | full
+ *
+ * Prints one line: "RESULT contender workload type N phase1_us phase2_us"
+ * (joinleave: join+wait and leave; cancel and noop: total and 0), or
+ * "RESULT ... timeout" when the MCM_BENCH_BUDGET seconds (default 120)
+ * run out, which is a result too: the contender could not reach N.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <librdmamcm.h>
+#include <rdma/rdma_cma.h>
+
+#define SRC_ADDR	"192.0.2.2"
+#define FIRST_GROUP	0xef100000u	/* 239.16.0.0 */
+#define BATCH		65536u
+
+static const char *g_contender, *g_workload, *g_type;
+static unsigned int g_n;
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static void result(const char *what)
+{
+	printf("RESULT %s %s %s %u %s\n", g_contender, g_workload, g_type, g_n,
+	       what);
+	fflush(stdout);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	result("timeout");
+	_exit(3);
+}
+
+static void fail(const char *what)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof(buf), "error %s:%s", what, strerror(errno));
+	for (char *p = buf; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	result(buf);
+	exit(1);
+}
+
+static void group(unsigned int i, struct sockaddr_in *sin)
+{
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(FIRST_GROUP + i);
+}
+
+static void report(double a, double b)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.0f %.0f", a, b);
+	result(buf);
+}
+
+/* ---------------------------------------------------------- rdma_mcm */
+
+static struct rdma_mcm_channel *shim_open(uint32_t *ctx)
+{
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	struct rdma_mcm_channel *ch;
+
+	inet_pton(AF_INET, SRC_ADDR, &src.sin_addr);
+	ch = rdma_mcm_open_channel(0);
+	if (!ch)
+		fail("open_channel");
+	if (rdma_mcm_create_ctx(ch, (struct sockaddr *)&src, ctx))
+		fail("create_ctx");
+	return ch;
+}
+
+static void shim_wait_joined(struct rdma_mcm_channel *ch, unsigned int n)
+{
+	struct rdma_mcm_event ev;
+
+	while (n) {
+		if (rdma_mcm_wait_event(ch, &ev, -1))
+			fail("wait_event");
+		if (ev.event != RDMA_MCM_EVENT_JOINED)
+			fail("join_error_event");
+		n--;
+	}
+}
+
+static void shim_run(int flags, int batch)
+{
+	struct rdma_mcm_join_entry *je;
+	struct rdma_mcm_leave_entry *le;
+	struct rdma_mcm_channel *ch;
+	struct sockaddr_in sin;
+	double t0, t1, t2;
+	unsigned int i, k;
+	uint32_t ctx;
+
+	je = calloc(g_n, sizeof(*je));
+	le = calloc(g_n, sizeof(*le));
+	if (!je || !le)
+		fail("calloc");
+	for (i = 0; i < g_n; i++) {
+		group(i, &sin);
+		memcpy(je[i].addr, &sin, sizeof(sin));
+		je[i].addr_len = sizeof(sin);
+		je[i].join_flags = flags;
+		je[i].cookie = i;
+	}
+	ch = shim_open(&ctx);
+	t0 = now_us();
+	for (i = 0; i < g_n; i += k) {
+		k = batch ? (g_n - i < BATCH ? g_n - i : BATCH) : 1;
+		if (batch) {
+			if (rdma_mcm_join_batch(ch, ctx, je + i, k) != (int)k)
+				fail("join_batch");
+		} else if (rdma_mcm_join(ch, ctx, (struct sockaddr *)je[i].addr,
+					 flags, i, &je[i].handle)) {
+			fail("join");
+		}
+		if (!strcmp(g_workload, "cancel") && !batch &&
+		    rdma_mcm_leave(ch, ctx, je[i].handle))
+			fail("leave");
+	}
+	if (!strcmp(g_workload, "cancel") && !batch) {
+		report(now_us() - t0, 0);
+		return;
+	}
+	if (strcmp(g_workload, "cancel"))
+		shim_wait_joined(ch, g_n);
+	t1 = now_us();
+	for (i = 0; i < g_n; i++)
+		le[i].handle = je[i].handle;
+	for (i = 0; i < g_n; i += k) {
+		k = batch ? (g_n - i < BATCH ? g_n - i : BATCH) : 1;
+		if (batch) {
+			if (rdma_mcm_leave_batch(ch, ctx, le + i, k) != (int)k)
+				fail("leave_batch");
+		} else if (rdma_mcm_leave(ch, ctx, le[i].handle)) {
+			fail("leave");
+		}
+	}
+	t2 = now_us();
+	if (!strcmp(g_workload, "cancel"))
+		report(t2 - t0, 0);
+	else
+		report(t1 - t0, t2 - t1);
+	rdma_mcm_close_channel(ch);
+}
+
+static void noop_run(void)
+{
+	struct rdma_mcm_version v;
+	unsigned int i;
+	double t0;
+	int fd = open("/dev/rdma_mcm", O_RDWR);
+
+	if (fd < 0)
+		fail("open");
+	t0 = now_us();
+	for (i = 0; i < g_n; i++)
+		if (ioctl(fd, RDMA_MCM_IOC_VERSION, &v))
+			fail("ioctl");
+	report(now_us() - t0, 0);
+	close(fd);
+}
+
+/* ---------------------------------------------------------- librdmacm */
+
+static void ucma_join(struct rdma_cm_id *id, unsigned int i, int flags)
+{
+	struct rdma_cm_join_mc_attr_ex attr = { 0 };
+	struct sockaddr_in sin;
+
+	group(i, &sin);
+	attr.comp_mask = RDMA_CM_JOIN_MC_ATTR_ADDRESS |
+			 RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS;
+	attr.addr = (struct sockaddr *)&sin;
+	attr.join_flags = flags ? RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER :
+				  RDMA_MC_JOIN_FLAG_FULLMEMBER;
+	if (rdma_join_multicast_ex(id, &attr, (void *)(uintptr_t)i))
+		fail("rdma_join_multicast_ex");
+}
+
+static void ucma_leave(struct rdma_cm_id *id, unsigned int i)
+{
+	struct sockaddr_in sin;
+
+	group(i, &sin);
+	if (rdma_leave_multicast(id, (struct sockaddr *)&sin))
+		fail("rdma_leave_multicast");
+}
+
+static void ucma_run(int flags)
+{
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	struct rdma_event_channel *ec;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	double t0, t1, t2;
+	unsigned int i;
+
+	inet_pton(AF_INET, SRC_ADDR, &src.sin_addr);
+	ec = rdma_create_event_channel();
+	if (!ec || rdma_create_id(ec, &id, NULL, RDMA_PS_UDP))
+		fail("rdma_create_id");
+	if (rdma_bind_addr(id, (struct sockaddr *)&src))
+		fail("rdma_bind_addr");
+	t0 = now_us();
+	for (i = 0; i < g_n; i++) {
+		ucma_join(id, i, flags);
+		/*
+		 * The leave waits until every event of the membership that
+		 * the kernel reported was acknowledged: a join event already
+		 * fetched but not acked makes it hang (librdmacm's trap).
+		 */
+		if (!strcmp(g_workload, "cancel"))
+			ucma_leave(id, i);
+	}
+	if (!strcmp(g_workload, "cancel")) {
+		report(now_us() - t0, 0);
+		return;
+	}
+	for (i = 0; i < g_n; i++) {
+		if (rdma_get_cm_event(ec, &ev))
+			fail("rdma_get_cm_event");
+		if (ev->event != RDMA_CM_EVENT_MULTICAST_JOIN)
+			fail("join_error_event");
+		rdma_ack_cm_event(ev);
+	}
+	t1 = now_us();
+	for (i = 0; i < g_n; i++)
+		ucma_leave(id, i);
+	t2 = now_us();
+	report(t1 - t0, t2 - t1);
+	rdma_destroy_id(id);
+	rdma_destroy_event_channel(ec);
+}
+
+int main(int argc, char **argv)
+{
+	const char *budget = getenv("MCM_BENCH_BUDGET");
+	int sendonly;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s shim|batch|ucma|noop joinleave|cancel N sendonly|full\n",
+			argv[0]);
+		return 2;
+	}
+	g_contender = argv[1];
+	g_workload = argv[2];
+	g_n = strtoul(argv[3], NULL, 0);
+	g_type = argv[4];
+	sendonly = !strcmp(g_type, "sendonly");
+	signal(SIGALRM, on_alarm);
+	alarm(budget ? atoi(budget) : 120);
+
+	if (!strcmp(g_contender, "shim"))
+		shim_run(sendonly, 0);
+	else if (!strcmp(g_contender, "batch"))
+		shim_run(sendonly, 1);
+	else if (!strcmp(g_contender, "ucma"))
+		ucma_run(sendonly);
+	else if (!strcmp(g_contender, "noop"))
+		noop_run();
+	else
+		return 2;
+	return 0;
+}

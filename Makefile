@@ -7,6 +7,7 @@
 #   sudo make install     install it (modules_install + depmod)
 #   make demo             boot the bench VM and show rdma_mcm at work
 #   make check            everything CI runs; ends with "N passed, N failed"
+#   make bench            rdma_mcm vs librdmacm in the VM: results/bench/
 #   make lint | kunit | vm    one part of 'make check'
 #   make shell KERNEL=6.12    an interactive shell in the bench VM
 
@@ -16,7 +17,7 @@ KERNEL	?= 6.1
 
 # kbuild (make -C $(KDIR) M=...) reads the Kbuild file, not this one.
 
-.PHONY: all modules install clean check demo lint kunit vm shell deps help
+.PHONY: all modules install clean check demo bench lint kunit vm shell deps help
 
 all: modules
 
@@ -48,6 +49,10 @@ demo:
 	@scripts/deps
 	@scripts/vm-run --kernel $(KERNEL) --demo
 
+bench:
+	@scripts/deps --bench
+	@scripts/bench
+
 lint:
 	@scripts/deps
 	@scripts/lint
@@ -68,4 +73,4 @@ deps:
 	@scripts/deps
 
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'

@@ -11,6 +11,8 @@
  *		   noop   N VERSION ioctls on /dev/rdma_mcm (the syscall floor)
  *	WORKLOAD   joinleave  join all, wait for every joined event, leave all
  *		   cancel     join and leave each group at once
+ *		   hold       join all, wait for the events, print "HOLDING",
+ *			      then wait for SIGTERM (memory measurements)
  *	TYPE       sendonly | full
  *
  * Prints one line: "RESULT contender workload type N phase1_us phase2_us"
@@ -89,6 +91,18 @@ static void report(double a, double b)
 	result(buf);
 }
 
+/* In the hold workload, keep every membership until SIGTERM. */
+static void hold(void)
+{
+	if (strcmp(g_workload, "hold"))
+		return;
+	alarm(0);
+	printf("HOLDING %s %u\n", g_contender, g_n);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 /* ---------------------------------------------------------- rdma_mcm */
 
 static struct rdma_mcm_channel *shim_open(uint32_t *ctx)
@@ -160,6 +174,7 @@ static void shim_run(int flags, int batch)
 	}
 	if (strcmp(g_workload, "cancel"))
 		shim_wait_joined(ch, g_n);
+	hold();
 	t1 = now_us();
 	for (i = 0; i < g_n; i++)
 		le[i].handle = je[i].handle;
@@ -260,6 +275,7 @@ static void ucma_run(int flags)
 			fail("join_error_event");
 		rdma_ack_cm_event(ev);
 	}
+	hold();
 	t1 = now_us();
 	for (i = 0; i < g_n; i++)
 		ucma_leave(id, i);
@@ -275,7 +291,7 @@ int main(int argc, char **argv)
 	int sendonly;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: %s shim|batch|ucma|noop joinleave|cancel N sendonly|full\n",
+		fprintf(stderr, "usage: %s shim|batch|ucma|noop joinleave|cancel|hold N sendonly|full\n",
 			argv[0]);
 		return 2;
 	}

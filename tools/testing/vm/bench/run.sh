@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The benchmark inside one VM boot (scripts/bench runs it on each kernel):
+# every contender of mcm_bench, alternating their order from one repetition
+# to the next so that drift hits them alike, over N = 1 .. 100k, send-only
+# and full-member joins, join+leave and cancel workloads; then kernel
+# memory per membership at N = 10k. Prints RESULT and MEM lines.
+
+REPS=${REPS:-3}
+BUDGET=${BUDGET:-45}
+CONTENDERS=(shim batch ucma)
+
+modprobe rdma_mcm || exit 1
+echo "KERNEL $(uname -r)"
+
+declare -A gave_up	# contender/workload/type -> N that timed out
+run_one() { # contender workload n type
+	local key="$1/$2/$4" out
+	if [ -n "${gave_up[$key]}" ]; then
+		echo "RESULT $1 $2 $4 $3 skipped_after_timeout_at_${gave_up[$key]}"
+		return
+	fi
+	out=$(MCM_BENCH_BUDGET=$BUDGET mcm_bench "$1" "$2" "$3" "$4" 2>&1 | grep '^RESULT')
+	echo "$out"
+	case $out in *timeout*) gave_up[$key]=$3 ;; esac
+	# a timed-out run may leave its file open until the process is gone
+	sleep 0.2
+}
+
+for n in 1 10 100 1000 10000 100000; do
+	reps=$REPS
+	[ "$n" -ge 100000 ] && reps=1
+	for rep in $(seq "$reps"); do
+		# rotate the contenders' order by repetition
+		order=("${CONTENDERS[@]:rep%3}" "${CONTENDERS[@]:0:rep%3}")
+		run_one noop joinleave "$n" sendonly
+		for type in sendonly full; do
+			for w in joinleave cancel; do
+				for c in "${order[@]}"; do
+					run_one "$c" "$w" "$n" "$type"
+				done
+			done
+		done
+	done
+done
+
+# kernel memory per membership: all slab bytes in use, before and while
+# a contender holds 10k send-only memberships
+slab_bytes() {
+	awk 'NR > 2 { b += $2 * $4 } END { printf "%d", b }' /proc/slabinfo
+}
+for c in shim ucma; do
+	for s in /sys/kernel/slab/*/shrink; do echo 1 > "$s" 2>/dev/null; done
+	before=$(slab_bytes)
+	mcm_bench $c hold 10000 sendonly > /tmp/hold.out 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do grep -q HOLDING /tmp/hold.out && break; sleep 0.5; done
+	for s in /sys/kernel/slab/*/shrink; do echo 1 > "$s" 2>/dev/null; done
+	after=$(slab_bytes)
+	own=$(awk '$1 == "rdma_mcm_membership" { print $2 * $4 }' /proc/slabinfo)
+	echo "MEM $c 10000 $((after - before)) ${own:-0}"
+	kill $pid
+	wait $pid 2>/dev/null
+done
+rmmod rdma_mcm

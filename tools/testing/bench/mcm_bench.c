@@ -291,7 +291,8 @@ int main(int argc, char **argv)
 	int sendonly;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: %s shim|batch|ucma|noop joinleave|cancel|hold N sendonly|full\n",
+		fprintf(stderr,
+			"usage: %s shim|batch|ucma|noop joinleave|cancel|hold N sendonly|full\n",
 			argv[0]);
 		return 2;
 	}

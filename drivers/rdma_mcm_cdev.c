@@ -214,6 +214,16 @@ static __poll_t rdma_mcm_cdev_poll(struct file *filp, poll_table *wait)
 	return mask;
 }
 
+/* An address from an ioctl argument: at most RDMA_MCM_ADDR_SIZE bytes. */
+static int rdma_mcm_uaddr_parse(const u8 *addr, u32 addr_len,
+				struct sockaddr_storage *out)
+{
+	if (addr_len > RDMA_MCM_ADDR_SIZE)
+		return -EINVAL;
+	return rdma_mcm_addr_parse((const struct sockaddr *)addr, addr_len,
+				   out);
+}
+
 /* ------------------------------------------------------------ contexts */
 
 static struct rdma_mcm_uctx *rdma_mcm_get_uctx(struct rdma_mcm_ufile *file,
@@ -255,10 +265,7 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 
 	if (arg->flags || arg->reserved)
 		return -EINVAL;
-	if (arg->src_len > sizeof(arg->src))
-		return -EINVAL;
-	ret = rdma_mcm_addr_parse((struct sockaddr *)arg->src, arg->src_len,
-				  &src);
+	ret = rdma_mcm_uaddr_parse(arg->src, arg->src_len, &src);
 	if (ret)
 		return ret;
 	if (file->nr_contexts >= READ_ONCE(max_contexts))
@@ -328,10 +335,7 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	default:
 		return -EINVAL;
 	}
-	if (addr_len > RDMA_MCM_ADDR_SIZE)
-		return -EINVAL;
-	ret = rdma_mcm_addr_parse((const struct sockaddr *)addr, addr_len,
-				  &group);
+	ret = rdma_mcm_uaddr_parse(addr, addr_len, &group);
 	if (ret)
 		return ret;
 	if (file->nr_members >= READ_ONCE(max_memberships))
@@ -372,10 +376,7 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 	if (flags & ~RDMA_MCM_LEAVE_BY_ADDR)
 		return -EINVAL;
 	if (flags & RDMA_MCM_LEAVE_BY_ADDR) {
-		if (addr_len > RDMA_MCM_ADDR_SIZE)
-			return -EINVAL;
-		ret = rdma_mcm_addr_parse((const struct sockaddr *)addr,
-					  addr_len, &group);
+		ret = rdma_mcm_uaddr_parse(addr, addr_len, &group);
 		if (ret)
 			return ret;
 		ret = rdma_mcm_find_handle(uctx->ctx,

@@ -880,23 +880,15 @@ EXPORT_SYMBOL_GPL(rdma_mcm_leave);
  */
 int rdma_mcm_leave_addr(struct rdma_mcm_ctx *ctx, const struct sockaddr *group)
 {
-	struct sockaddr_storage addr;
-	struct rdma_mcm_membership *mb;
-	struct rdma_mcm_key key;
+	u32 handle;
 	int ret;
 
 	might_sleep();
-	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
-				   ctx->src.ss_family, &addr, &key);
+	ret = rdma_mcm_find_handle(ctx, group, &handle);
 	if (ret)
 		return ret;
-	mutex_lock(&ctx->mutex);
-	mb = rhashtable_lookup_fast(&ctx->groups, &key, rdma_mcm_group_params);
-	if (!mb) {
-		mutex_unlock(&ctx->mutex);
-		return -EADDRNOTAVAIL;
-	}
-	return rdma_mcm_leave_member(ctx, mb);
+	/* Left meanwhile by another caller: then it is no longer a member. */
+	return rdma_mcm_leave(ctx, handle);
 }
 EXPORT_SYMBOL_GPL(rdma_mcm_leave_addr);
 

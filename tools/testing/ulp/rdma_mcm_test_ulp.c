@@ -61,6 +61,8 @@ struct tulp {
 	atomic_t rx_errors;
 	atomic_t joined_cbs;
 	atomic_t error_cbs;
+	atomic_t late_cbs;	/* callbacks for left_handle after its leave */
+	u32 left_handle;	/* last handle joinleave left; 0: none */
 	atomic_t last_status;
 	u64 last_batch_ns;
 	unsigned int last_batch_n;
@@ -225,8 +227,15 @@ err_pd:
 	return ret;
 }
 
+static void tulp_count_late(u32 handle)
+{
+	if (handle && handle == READ_ONCE(tulp.left_handle))
+		atomic_inc(&tulp.late_cbs);
+}
+
 static void tulp_joined(void *priv, const struct rdma_mcm_join_info *info)
 {
+	tulp_count_late(info->handle);
 	atomic_inc(&tulp.joined_cbs);
 	pr_info("joined handle %u mgid %pI6 qkey 0x%x\n", info->handle,
 		info->mgid.raw, info->qkey);
@@ -234,6 +243,7 @@ static void tulp_joined(void *priv, const struct rdma_mcm_join_info *info)
 
 static void tulp_error(void *priv, u32 handle, void *context, int status)
 {
+	tulp_count_late(handle);
 	atomic_inc(&tulp.error_cbs);
 	atomic_set(&tulp.last_status, status);
 	pr_info("error on handle %u: %d\n", handle, status);
@@ -360,8 +370,16 @@ static int tulp_command(char *cmd)
 		return rdma_mcm_leave_addr(tulp.ctx, (struct sockaddr *)&grp);
 	else
 		return -EINVAL;
-	if (!ret && !strcmp(cmd, "joinleave"))
+	if (!ret && !strcmp(cmd, "joinleave")) {
+		/*
+		 * The join may complete before the leave (its callback then
+		 * comes first, legitimately); once rdma_mcm_leave() has
+		 * returned, no callback may mention the handle again.
+		 */
 		ret = rdma_mcm_leave(tulp.ctx, handle);
+		if (!ret)
+			WRITE_ONCE(tulp.left_handle, handle);
+	}
 	return ret;
 }
 
@@ -395,6 +413,7 @@ static void tulp_show_counters(struct seq_file *m)
 	seq_printf(m, "joined_callbacks %d\nerror_callbacks %d\nlast_status %d\n",
 		   atomic_read(&tulp.joined_cbs), atomic_read(&tulp.error_cbs),
 		   atomic_read(&tulp.last_status));
+	seq_printf(m, "late_callbacks %d\n", atomic_read(&tulp.late_cbs));
 	seq_printf(m, "last_batch %u %llu\n", tulp.last_batch_n,
 		   tulp.last_batch_ns);
 }

@@ -32,7 +32,15 @@ static int mcm_cm_join(const struct rdma_mcm_backend *be,
 		       struct rdma_cm_id *id, struct sockaddr *addr,
 		       u8 join_state, void *context)
 {
-	return rdma_join_multicast(id, addr, join_state, context);
+	int ret = rdma_join_multicast(id, addr, join_state, context);
+
+	/*
+	 * The manager hands rdma_cm only checked multicast groups of the
+	 * id's family on a bound UD id, so -EINVAL here means the id left
+	 * the bound state under us: its device is being removed (the
+	 * DEVICE_REMOVAL event is on its way). Say so.
+	 */
+	return ret == -EINVAL ? -ENODEV : ret;
 }
 
 static void mcm_cm_leave(const struct rdma_mcm_backend *be,

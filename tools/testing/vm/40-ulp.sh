@@ -29,7 +29,6 @@ in_igmp() {
 		/proc/net/igmp
 }
 not_in_igmp() { ! in_igmp "$1"; }
-live_zero() { [ "$(tr '\n' ' ' < $LIVE)" = "contexts 0 members 0 slots 0 " ]; }
 counter() { rdma statistic show link "$1/1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
 rx_at_least() { [ "$(stat_of rx)" -ge "$1" ]; }
 stat_is() { [ "$(stat_of "$1")" = "$2" ]; }
@@ -42,25 +41,6 @@ send_until() {
 		wait_for 5 rx_at_least "$2" && return 0
 	done
 	return 1
-}
-
-# slab_active: active objects of the rdma_mcm_membership cache, or "merged"
-# when the kernel merged it into another cache (6.1 has no SLAB_NO_MERGE).
-# SLUB counts per-CPU slabs as fully active until they are flushed: shrink.
-slab_active() {
-	local shrink=/sys/kernel/slab/rdma_mcm_membership/shrink
-	[ -w $shrink ] && [ ! -L /sys/kernel/slab/rdma_mcm_membership ] && echo 1 > $shrink
-	awk '$1 == "rdma_mcm_membership" { print $2; f = 1 } END { if (!f) print "merged" }' /proc/slabinfo
-}
-slab_check() {
-	local n
-	n=$(slab_active)
-	if [ "$n" = merged ]; then
-		_ktap_n=$((_ktap_n + 1))
-		_ktap "ok $_ktap_n $1 # SKIP the rdma_mcm_membership cache is merged on $(uname -r)"
-	else
-		ok "$1" [ "$n" -eq 0 ]
-	fi
 }
 
 plan 32

@@ -75,6 +75,59 @@ wait_for() {
 	done
 }
 
+# live_zero: rdma_mcm's live-object counters (debugfs) are all zero.
+live_zero() {
+	[ "$(tr '\n' ' ' < /sys/kernel/debug/rdma_mcm/live)" = "contexts 0 members 0 slots 0 " ]
+}
+
+# slab_active: active objects of the rdma_mcm_membership cache, or "merged"
+# when the kernel merged it into another cache (6.1 has no SLAB_NO_MERGE).
+# SLUB counts per-CPU slabs as fully active until they are flushed: shrink.
+slab_active() {
+	local shrink=/sys/kernel/slab/rdma_mcm_membership/shrink
+	[ -w $shrink ] && [ ! -L /sys/kernel/slab/rdma_mcm_membership ] && echo 1 > $shrink
+	awk '$1 == "rdma_mcm_membership" { print $2; f = 1 } END { if (!f) print "merged" }' /proc/slabinfo
+}
+
+# slab_check DESC: no rdma_mcm_membership object is active; a KTAP SKIP
+# (not a pass) where the cache is merged and so cannot be told apart.
+slab_check() {
+	local n
+	n=$(slab_active)
+	if [ "$n" = merged ]; then
+		_ktap_n=$((_ktap_n + 1))
+		_ktap "ok $_ktap_n $1 # SKIP the rdma_mcm_membership cache is merged on $(uname -r)"
+	else
+		ok "$1" [ "$n" -eq 0 ]
+	fi
+}
+
+# documented_errnos: the errno names of the table in Documentation/uapi.rst
+# (copied into the guest), one per line: the only ones the ABI may return.
+documented_errnos() {
+	awk '/^Errors$/ { e = 1 } e && /^=+ +=+$/ { n++; next }
+	     e && n == 2 && /^E[A-Z0-9]+ / { print $1 }' /usr/libexec/rdma_mcm/uapi.rst
+}
+
+# errnos_documented FILE: FILE holds a program's errno histogram, lines
+# "errno COMMAND NAME COUNT"; fails, naming them, on errnos the ABI
+# documentation does not list.
+errnos_documented() {
+	local doc bad e
+	doc=" $(documented_errnos | tr '\n' ' ') "
+	[ "$doc" != "  " ] || { echo "no errno table in uapi.rst"; return 1; }
+	for e in $(awk '$1 == "errno" { print $3 }' "$1" | sort -u); do
+		case $doc in
+		*" $e "*) ;;
+		*) bad="$bad $e" ;;
+		esac
+	done
+	[ -z "$bad" ] || { echo "errnos the ABI does not document:$bad"; return 1; }
+}
+
+# soak_seconds DEFAULT: the run length; make soak sets mcmbench.soak=SECONDS
+soak_seconds() { echo "${MCM_SOAK:-$1}"; }
+
 _ktap_done() {
 	if [ -n "$_ktap_plan" ] && [ "$_ktap_n" -ne "$_ktap_plan" ]; then
 		_ktap "# planned $_ktap_plan checks, ran $_ktap_n"

@@ -746,7 +746,13 @@ static struct miscdevice rdma_mcm_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= RDMA_MCM_DEVICE_NAME,
 	.fops	= &rdma_mcm_cdev_fops,
-	.mode	= 0600,
+	/*
+	 * Open to all, as rdma-core's udev rule makes /dev/infiniband/rdma_cm:
+	 * joining a multicast group needs no privilege through sockets or
+	 * ucma either. The open file is the boundary (handles, contexts,
+	 * listings and limits are per file); Documentation/uapi.rst.
+	 */
+	.mode	= 0666,
 };
 
 /* The ABI is the same for 32- and 64-bit processes: pin the layouts. */

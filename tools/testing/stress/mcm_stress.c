@@ -28,6 +28,8 @@
  *
  * Usage: mcm_stress [--seconds S] [--procs P] [--threads T] [--groups G]
  *                   [--seed N] [--src ADDR]... [--max-memberships M]
+ *                   [--uid UID]
+ * --uid drops to that uid (and gid) before opening anything.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -44,7 +46,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -749,7 +754,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: mcm_stress [--seconds S] [--procs P] [--threads T] [--groups G]\n"
-		"                  [--seed N] [--src ADDR]... [--max-memberships M]\n");
+		"                  [--seed N] [--src ADDR]... [--max-memberships M]\n"
+		"                  [--uid UID]\n");
 	exit(2);
 }
 
@@ -759,6 +765,7 @@ int main(int argc, char **argv)
 	struct stats *all;
 	unsigned int p;
 	int i, bad = 0;
+	long uid = -1;
 
 	seed = time(NULL);
 	for (i = 1; i < argc; i++) {
@@ -776,6 +783,8 @@ int main(int argc, char **argv)
 			ngroups = strtoul(v, NULL, 0);
 		else if (!strcmp(argv[i], "--seed"))
 			seed = strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--uid"))
+			uid = strtol(v, NULL, 0);
 		else if (!strcmp(argv[i], "--max-memberships"))
 			max_memberships = strtoul(v, NULL, 0);
 		else if (!strcmp(argv[i], "--src") && nsrc < MAX_SRC) {
@@ -797,6 +806,10 @@ int main(int argc, char **argv)
 	}
 	if (!max_memberships)
 		max_memberships = read_param("max_memberships");
+	if (uid >= 0 && (setgroups(0, NULL) || setgid(uid) || setuid(uid))) {
+		perror("mcm_stress: dropping to --uid");
+		return 1;
+	}
 	if (!max_memberships || max_memberships > MAX_LIVE) {
 		fprintf(stderr, "mcm_stress: max_memberships is %u; set the module parameter to at most %d\n",
 			max_memberships, MAX_LIVE);
@@ -808,9 +821,9 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 1;
 	}
-	printf("mcm_stress: %u processes x %u threads, %u s, %u groups, seed %llu, max_memberships %u\n",
+	printf("mcm_stress: %u processes x %u threads, %u s, %u groups, seed %llu, max_memberships %u, uid %d\n",
 	       procs, threads, seconds, ngroups, (unsigned long long)seed,
-	       max_memberships);
+	       max_memberships, (int)getuid());
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (p = 0; p < procs; p++) {
@@ -820,8 +833,11 @@ int main(int argc, char **argv)
 			perror("fork");
 			return 1;
 		}
-		if (!pid)
+		if (!pid) {
+			/* a killed parent takes its workers along */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			_exit(process_main(p, &all[p + 1]));
+		}
 	}
 	for (p = 0; p < procs; p++) {
 		int status;

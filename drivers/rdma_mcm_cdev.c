@@ -271,12 +271,13 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 	if (file->nr_contexts >= READ_ONCE(max_contexts))
 		return -EMFILE;
 
-	uctx = kzalloc(sizeof(*uctx), GFP_KERNEL);
+	uctx = rdma_mcm_fail_alloc() ? NULL : kzalloc(sizeof(*uctx), GFP_KERNEL);
 	if (!uctx)
 		return -ENOMEM;
 	uctx->file = file;
 	xa_init(&uctx->members);
-	ret = xa_alloc_cyclic(&file->contexts, &uctx->id, NULL,
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      xa_alloc_cyclic(&file->contexts, &uctx->id, NULL,
 			      XA_LIMIT(1, U32_MAX), &file->next_ctx, GFP_KERNEL);
 	if (ret < 0)
 		goto err_free;
@@ -341,7 +342,7 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	if (file->nr_members >= READ_ONCE(max_memberships))
 		return -ENOBUFS;
 
-	um = kzalloc(sizeof(*um), GFP_KERNEL);
+	um = rdma_mcm_fail_alloc() ? NULL : kzalloc(sizeof(*um), GFP_KERNEL);
 	if (!um)
 		return -ENOMEM;
 	um->uctx = uctx;
@@ -351,7 +352,8 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 			    um, handle);
 	if (ret)
 		goto err_free;
-	ret = xa_err(xa_store(&uctx->members, *handle, um, GFP_KERNEL));
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      xa_err(xa_store(&uctx->members, *handle, um, GFP_KERNEL));
 	if (ret) {
 		rdma_mcm_leave(uctx->ctx, *handle);
 		rdma_mcm_purge_member(file, um);
@@ -697,7 +699,7 @@ static int rdma_mcm_cdev_open(struct inode *inode, struct file *filp)
 {
 	struct rdma_mcm_ufile *file;
 
-	file = kzalloc(sizeof(*file), GFP_KERNEL);
+	file = rdma_mcm_fail_alloc() ? NULL : kzalloc(sizeof(*file), GFP_KERNEL);
 	if (!file)
 		return -ENOMEM;
 	mutex_init(&file->mutex);

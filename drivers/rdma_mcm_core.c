@@ -99,6 +99,10 @@ static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
 	}
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+DECLARE_FAULT_ATTR(rdma_mcm_fail_alloc_attr);
+#endif
+
 /* ------------------------------------------------------------ slots */
 
 static struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx)
@@ -108,13 +112,18 @@ static struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx)
 	int ret;
 
 	lockdep_assert_held(&ctx->mutex);
-	slot = kzalloc(sizeof(*slot), GFP_KERNEL);
+	slot = rdma_mcm_fail_alloc() ? NULL : kzalloc(sizeof(*slot), GFP_KERNEL);
 	if (!slot)
 		return ERR_PTR(-ENOMEM);
 	slot->ctx = ctx;
 	INIT_LIST_HEAD(&slot->free_node);
 
-	id = ctx->be->create_id(ctx->be, ctx->net, rdma_mcm_cm_handler, slot);
+	/* rdma_create_id() allocates: its -ENOMEM is injected here too */
+	if (rdma_mcm_fail_alloc())
+		id = ERR_PTR(-ENOMEM);
+	else
+		id = ctx->be->create_id(ctx->be, ctx->net, rdma_mcm_cm_handler,
+					slot);
 	if (IS_ERR(id)) {
 		ret = PTR_ERR(id);
 		goto err_free;
@@ -519,13 +528,14 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	might_sleep();
 	if (!net || !ops || !be)
 		return ERR_PTR(-EINVAL);
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = rdma_mcm_fail_alloc() ? NULL : kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 	ret = rdma_mcm_addr_parse(src, rdma_mcm_sockaddr_len(src), &ctx->src);
 	if (ret)
 		goto err_free;
-	ret = rhashtable_init(&ctx->groups, &rdma_mcm_group_params);
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      rhashtable_init(&ctx->groups, &rdma_mcm_group_params);
 	if (ret)
 		goto err_free;
 	if (!try_module_get(THIS_MODULE)) {
@@ -749,7 +759,8 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		return -EINVAL;
 	}
 
-	mb = kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL);
+	mb = rdma_mcm_fail_alloc() ? NULL :
+	     kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL);
 	if (!mb)
 		return -ENOMEM;
 	atomic_inc(&rdma_mcm_live_members);
@@ -774,7 +785,8 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		ret = -ENODEV;
 		goto err_unlock;
 	}
-	ret = rhashtable_lookup_insert_fast(&ctx->groups, &mb->hnode,
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      rhashtable_lookup_insert_fast(&ctx->groups, &mb->hnode,
 					    rdma_mcm_group_params);
 	if (ret) {
 		if (ret == -EEXIST)
@@ -788,14 +800,17 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 	}
 	mb->slot = slot;
 	/* Published before the join: its event may come before we return. */
-	ret = xa_alloc_cyclic(&ctx->members, &mb->handle, mb,
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      xa_alloc_cyclic(&ctx->members, &mb->handle, mb,
 			      XA_LIMIT(1, U32_MAX), &ctx->next_handle,
 			      GFP_KERNEL);
 	if (ret < 0)
 		goto err_slot;
 
 	mb->cm_joined = true;
-	ret = ctx->be->join(ctx->be, slot->id, (struct sockaddr *)&mb->group,
+	/* rdma_join_multicast() allocates: its -ENOMEM is injected here */
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      ctx->be->join(ctx->be, slot->id, (struct sockaddr *)&mb->group,
 			    join_state, (void *)(uintptr_t)mb->handle);
 	if (ret) {
 		mb->cm_joined = false;

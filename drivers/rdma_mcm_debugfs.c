@@ -29,6 +29,11 @@ void rdma_mcm_debugfs_init(void)
 	rdma_mcm_debugfs_dir = debugfs_create_dir("rdma_mcm", NULL);
 	debugfs_create_file("live", 0444, rdma_mcm_debugfs_dir, NULL,
 			    &rdma_mcm_live_fops);
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	/* best effort, like every debugfs file: nothing depends on it */
+	fault_create_debugfs_attr("fail_alloc", rdma_mcm_debugfs_dir,
+				  &rdma_mcm_fail_alloc_attr);
+#endif
 }
 
 void rdma_mcm_debugfs_exit(void)

@@ -5,6 +5,7 @@
 #ifndef _RDMA_MCM_INTERNAL_H
 #define _RDMA_MCM_INTERNAL_H
 
+#include <linux/fault-inject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -248,6 +249,30 @@ struct rdma_mcm_live {
 };
 
 void rdma_mcm_live_objects(struct rdma_mcm_live *live);
+
+/*
+ * Fault injection. Every allocation on the open, join and create-context
+ * paths (ours, and the ones rdma_cm makes for us) asks rdma_mcm_fail_alloc()
+ * first and fails with -ENOMEM when told to. With CONFIG_FAULT_INJECTION
+ * it is a fault_attr: the Nth call fails after "N > fail-nth" (the
+ * task's current->fail_nth, which the KUnit fault cases use), or at the
+ * rate set in debugfs rdma_mcm/fail_alloc/ with
+ * CONFIG_FAULT_INJECTION_DEBUG_FS (Documentation/fault-injection). Without
+ * it, it compiles away. Leave and close paths allocate nothing.
+ */
+#ifdef CONFIG_FAULT_INJECTION
+extern struct fault_attr rdma_mcm_fail_alloc_attr;
+
+static inline bool rdma_mcm_fail_alloc(void)
+{
+	return should_fail(&rdma_mcm_fail_alloc_attr, 1);
+}
+#else
+static inline bool rdma_mcm_fail_alloc(void)
+{
+	return false;
+}
+#endif
 
 extern unsigned int rdma_mcm_slot_size;
 

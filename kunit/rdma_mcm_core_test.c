@@ -903,6 +903,115 @@ static void mcm_100k_memberships(struct kunit *test)
 	kvfree(h);
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * One pass of open, three joins (one with a QP) and a leave, then close,
+ * with one slot per membership so that joins create rdma_cm ids too.
+ * Each step either works or fails with -ENOMEM; a failed join is retried
+ * and must then work (nothing of the failed attempt is left, not even its
+ * group in the hash). Returns how many steps failed.
+ */
+static int mcm_fault_pass(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in src = mcm_v4(MCM_SRC), grp;
+	struct rdma_mcm_ctx *ctx;
+	int i, ret, failed = 0, joined = 0;
+	u32 h[3];
+
+	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
+				    &mcm_rec_ops, &t->rec, &t->fake->be);
+	if (IS_ERR(ctx)) {
+		KUNIT_EXPECT_EQ(test, PTR_ERR(ctx), -ENOMEM);
+		return 1;
+	}
+	t->rec.ctx = ctx;
+	for (i = 0; i < 3; i++) {
+		grp = mcm_v4(MCM_GROUP(200 + i));
+		ret = rdma_mcm_join(ctx, (struct sockaddr *)&grp,
+				    i ? RDMA_MCM_SENDONLY_FULLMEMBER :
+					RDMA_MCM_FULLMEMBER,
+				    i ? NULL : &t->fake->qp, NULL, &h[i]);
+		if (ret) {
+			KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+			failed++;
+			ret = rdma_mcm_join(ctx, (struct sockaddr *)&grp,
+					    RDMA_MCM_SENDONLY_FULLMEMBER, NULL,
+					    NULL, &h[i]);
+			KUNIT_EXPECT_EQ_MSG(test, ret, 0,
+					    "retry of a join that failed");
+		}
+		joined += !ret;
+		if (i == 1)
+			KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h[0]), 0);
+	}
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	/* the left one may or may not have completed before its leave */
+	KUNIT_EXPECT_GE(test, t->rec.joined, joined - 1);
+	rdma_mcm_close(ctx);
+	return failed;
+}
+
+static void mcm_restore_slot_size(void *size)
+{
+	rdma_mcm_slot_size = (uintptr_t)size;
+}
+
+/*
+ * Fail every allocation of the open/join paths in turn (the Nth one, for
+ * N = 1, 2, ... until a pass reaches no Nth): each failure is one clean
+ * -ENOMEM, leaks nothing, and leaves the fake rdma_cm without ids. Leave
+ * and close must not allocate: no step but open and join may fail.
+ */
+static void mcm_alloc_failure_each_point(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	int verbose = rdma_mcm_fail_alloc_attr.verbose;
+	struct rdma_mcm_live live;
+	void *size = (void *)(uintptr_t)rdma_mcm_slot_size;
+	unsigned int n, left;
+	int failed, ret;
+
+	ret = kunit_add_action_or_reset(test, mcm_restore_slot_size, size);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	rdma_mcm_slot_size = 1;
+	rdma_mcm_fail_alloc_attr.verbose = 0;	/* no stack dump per point */
+	for (n = 1; n < 100; n++) {
+		t->rec.joined = 0;
+		WRITE_ONCE(current->fail_nth, n);
+		failed = mcm_fault_pass(test);
+		left = READ_ONCE(current->fail_nth);
+		WRITE_ONCE(current->fail_nth, 0);
+		rdma_mcm_flush();
+		rdma_mcm_live_objects(&live);
+		KUNIT_EXPECT_EQ_MSG(test, live.contexts + live.members +
+				    live.slots, 0,
+				    "objects leaked when allocation %u failed", n);
+		KUNIT_EXPECT_EQ_MSG(test, t->fake->live_ids, 0,
+				    "rdma_cm ids leaked when allocation %u failed",
+				    n);
+		if (left) {
+			/* fewer than n points: this pass failed nothing */
+			KUNIT_EXPECT_EQ(test, failed, 0);
+			break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, failed, 1,
+				    "allocation %u failed, not one step", n);
+	}
+	rdma_mcm_fail_alloc_attr.verbose = verbose;
+	kunit_info(test, "%u allocation points failed in turn\n", n - 1);
+	/* open: 4 points (ctx, hash, slot, id); each join 5 more */
+	KUNIT_EXPECT_GE(test, n - 1, 4 + 3 * 5);
+	KUNIT_EXPECT_LT(test, n, 100);
+}
+#else
+static void mcm_alloc_failure_each_point(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+}
+#endif
+
 static int rdma_mcm_core_test_init(struct kunit *test)
 {
 	struct mcm_test *t;
@@ -955,6 +1064,7 @@ static struct kunit_case rdma_mcm_core_cases[] = {
 	KUNIT_CASE_PARAM(mcm_open_errors, mcm_open_gen_params),
 	KUNIT_CASE(mcm_slots_fan_out),
 	KUNIT_CASE(mcm_list_pages),
+	KUNIT_CASE(mcm_alloc_failure_each_point),
 	KUNIT_CASE_SLOW(mcm_100k_memberships),
 	{}
 };

@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -153,22 +154,62 @@ static u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
 	return reported;
 }
 
+/*
+ * Copy queued events to @buf, dequeuing each only once it has reached the
+ * user: an event whose copy faults stays queued (and events_reported does
+ * not count it). The copy runs under ev_lock with page faults disabled, so
+ * that a concurrent leave cannot free the event in between; a fault on the
+ * first event faults the page in and retries.
+ */
 static ssize_t rdma_mcm_cdev_read(struct file *filp, char __user *buf,
 				  size_t len, loff_t *pos)
 {
 	struct rdma_mcm_ufile *file = filp->private_data;
+	const size_t evsz = sizeof(struct rdma_mcm_event);
 	struct rdma_mcm_uevent *uev;
-	struct rdma_mcm_event ev;
+	unsigned long left;
 	size_t done = 0;
 	int ret;
 
-	if (len < sizeof(ev))
+	if (len < evsz)
 		return -EINVAL;
+	if (!access_ok(buf, len))
+		return -EFAULT;
 	for (;;) {
 		spin_lock(&file->ev_lock);
-		if (!list_empty(&file->events))
-			break;
+		while (len - done >= evsz) {
+			uev = list_first_entry_or_null(&file->events,
+						       struct rdma_mcm_uevent,
+						       node);
+			if (!uev)
+				break;
+			pagefault_disable();
+			left = __copy_to_user_inatomic(buf + done, &uev->ev,
+						       evsz);
+			pagefault_enable();
+			if (left)
+				break;
+			list_del(&uev->node);
+			uev->queued = false;
+			if (uev->ev.event == RDMA_MCM_EVENT_JOINED)
+				container_of(uev, struct rdma_mcm_umember,
+					     joined)->events_reported++;
+			else
+				container_of(uev, struct rdma_mcm_umember,
+					     error)->events_reported++;
+			done += evsz;
+		}
+		uev = list_first_entry_or_null(&file->events,
+					       struct rdma_mcm_uevent, node);
 		spin_unlock(&file->ev_lock);
+		if (done)
+			return done;
+		if (uev) {
+			/* the first copy faulted: bring the page in, retry */
+			if (fault_in_writeable(buf, evsz))
+				return -EFAULT;
+			continue;
+		}
 		if (filp->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		ret = wait_event_interruptible(file->poll_wait,
@@ -176,29 +217,6 @@ static ssize_t rdma_mcm_cdev_read(struct file *filp, char __user *buf,
 		if (ret)
 			return ret;
 	}
-	/* ev_lock held, at least one event queued */
-	while (len - done >= sizeof(ev)) {
-		uev = list_first_entry_or_null(&file->events,
-					       struct rdma_mcm_uevent, node);
-		if (!uev)
-			break;
-		list_del(&uev->node);
-		uev->queued = false;
-		ev = uev->ev;
-		if (ev.event == RDMA_MCM_EVENT_JOINED)
-			container_of(uev, struct rdma_mcm_umember,
-				     joined)->events_reported++;
-		else
-			container_of(uev, struct rdma_mcm_umember,
-				     error)->events_reported++;
-		spin_unlock(&file->ev_lock);
-		if (copy_to_user(buf + done, &ev, sizeof(ev)))
-			return done ? done : -EFAULT;
-		done += sizeof(ev);
-		spin_lock(&file->ev_lock);
-	}
-	spin_unlock(&file->ev_lock);
-	return done;
 }
 
 static __poll_t rdma_mcm_cdev_poll(struct file *filp, poll_table *wait)
@@ -296,6 +314,18 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 err_free:
 	kfree(uctx);
 	return ret;
+}
+
+/* CREATE_CTX's result could not be written back: destroy the context. */
+static void rdma_mcm_undo_create_ctx(struct rdma_mcm_ufile *file,
+				     struct rdma_mcm_create_ctx *arg)
+{
+	struct rdma_mcm_uctx *uctx = xa_erase(&file->contexts, arg->ctx_id);
+
+	if (WARN_ON_ONCE(!uctx))
+		return;
+	file->nr_contexts--;
+	rdma_mcm_destroy_uctx(uctx);
 }
 
 static int rdma_mcm_cmd_destroy_ctx(struct rdma_mcm_ufile *file,
@@ -408,6 +438,23 @@ static int rdma_mcm_cmd_join(struct rdma_mcm_ufile *file,
 		return -ENOENT;
 	return rdma_mcm_do_join(file, uctx, arg->cookie, arg->join_flags,
 				arg->addr, arg->addr_len, &arg->handle);
+}
+
+/* A join whose handle the caller cannot learn: leave it again. */
+static void rdma_mcm_undo_join(struct rdma_mcm_ufile *file,
+			       struct rdma_mcm_uctx *uctx, u32 handle)
+{
+	u32 reported;
+
+	WARN_ON_ONCE(rdma_mcm_do_leave(file, uctx, 0, handle, NULL, 0,
+				       &reported));
+}
+
+static void rdma_mcm_undo_cmd_join(struct rdma_mcm_ufile *file,
+				   struct rdma_mcm_join *arg)
+{
+	rdma_mcm_undo_join(file, rdma_mcm_get_uctx(file, arg->ctx_id),
+			   arg->handle);
 }
 
 static int rdma_mcm_cmd_leave(struct rdma_mcm_ufile *file,
@@ -551,10 +598,24 @@ static void rdma_mcm_batch_leave_one(struct rdma_mcm_ufile *file,
 	e->result = err;
 }
 
-/* Run @op on each of a batch's entries, writing each one's outputs back. */
+static void rdma_mcm_batch_join_undo(struct rdma_mcm_ufile *file,
+				     struct rdma_mcm_uctx *uctx, void *entry)
+{
+	struct rdma_mcm_join_entry *e = entry;
+
+	if (!e->result)
+		rdma_mcm_undo_join(file, uctx, e->handle);
+}
+
+/*
+ * Run @op on each of a batch's entries, writing each one's outputs back;
+ * @undo, if any, reverts an entry whose outputs could not be written.
+ */
 static int rdma_mcm_batch(struct rdma_mcm_ufile *file,
 			  struct rdma_mcm_batch *arg, size_t entry_size,
-			  rdma_mcm_batch_op op)
+			  rdma_mcm_batch_op op,
+			  void (*undo)(struct rdma_mcm_ufile *file,
+				       struct rdma_mcm_uctx *uctx, void *entry))
 {
 	u8 __user *entries = u64_to_user_ptr(arg->entries);
 	union {
@@ -577,8 +638,18 @@ static int rdma_mcm_batch(struct rdma_mcm_ufile *file,
 		if (ret == -EFAULT)
 			return ret;
 		op(file, uctx, &e, ret);
-		if (copy_to_user(p, &e, entry_size))
+		if (copy_to_user(p, &e, entry_size)) {
+			/*
+			 * A join the caller cannot learn of is left again and
+			 * not counted in done; a leave cannot be undone, so it
+			 * counts: done entries are the ones that took effect.
+			 */
+			if (!undo)
+				arg->done++;
+			else
+				undo(file, uctx, &e);
 			return -EFAULT;
+		}
 		cond_resched();
 	}
 	return 0;
@@ -588,14 +659,15 @@ static int rdma_mcm_cmd_batch_join(struct rdma_mcm_ufile *file,
 				   struct rdma_mcm_batch *arg)
 {
 	return rdma_mcm_batch(file, arg, sizeof(struct rdma_mcm_join_entry),
-			      rdma_mcm_batch_join_one);
+			      rdma_mcm_batch_join_one,
+			      rdma_mcm_batch_join_undo);
 }
 
 static int rdma_mcm_cmd_batch_leave(struct rdma_mcm_ufile *file,
 				    struct rdma_mcm_batch *arg)
 {
 	return rdma_mcm_batch(file, arg, sizeof(struct rdma_mcm_leave_entry),
-			      rdma_mcm_batch_leave_one);
+			      rdma_mcm_batch_leave_one, NULL);
 }
 
 /* ------------------------------------------------------------ ioctl */
@@ -620,11 +692,14 @@ struct rdma_mcm_ioctl_desc {
 	size_t size;
 	bool partial;
 	int (*handler)(struct rdma_mcm_ufile *file, void *arg);
+	void (*undo)(struct rdma_mcm_ufile *file, void *arg);
 };
 
-#define RDMA_MCM_IOCTL(c, s, h, p) \
+#define RDMA_MCM_IOCTL_UNDO(c, s, h, p, u) \
 	{ .cmd = (c), .size = sizeof(s), .partial = (p), \
-	  .handler = (int (*)(struct rdma_mcm_ufile *, void *))(h) }
+	  .handler = (int (*)(struct rdma_mcm_ufile *, void *))(h), \
+	  .undo = (void (*)(struct rdma_mcm_ufile *, void *))(u) }
+#define RDMA_MCM_IOCTL(c, s, h, p)	RDMA_MCM_IOCTL_UNDO(c, s, h, p, NULL)
 
 /* A command number without its size bits: old and new binaries match. */
 #define RDMA_MCM_IOC_NOSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
@@ -640,12 +715,13 @@ static int rdma_mcm_cmd_version(struct rdma_mcm_ufile *file,
 static const struct rdma_mcm_ioctl_desc rdma_mcm_ioctls[] = {
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_VERSION, struct rdma_mcm_version,
 		       rdma_mcm_cmd_version, false),
-	RDMA_MCM_IOCTL(RDMA_MCM_IOC_CREATE_CTX, struct rdma_mcm_create_ctx,
-		       rdma_mcm_cmd_create_ctx, false),
+	RDMA_MCM_IOCTL_UNDO(RDMA_MCM_IOC_CREATE_CTX, struct rdma_mcm_create_ctx,
+			    rdma_mcm_cmd_create_ctx, false,
+			    rdma_mcm_undo_create_ctx),
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_DESTROY_CTX, struct rdma_mcm_destroy_ctx,
 		       rdma_mcm_cmd_destroy_ctx, false),
-	RDMA_MCM_IOCTL(RDMA_MCM_IOC_JOIN, struct rdma_mcm_join,
-		       rdma_mcm_cmd_join, false),
+	RDMA_MCM_IOCTL_UNDO(RDMA_MCM_IOC_JOIN, struct rdma_mcm_join,
+			    rdma_mcm_cmd_join, false, rdma_mcm_undo_cmd_join),
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_LEAVE, struct rdma_mcm_leave,
 		       rdma_mcm_cmd_leave, false),
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_QUERY, struct rdma_mcm_query,
@@ -684,12 +760,20 @@ static long rdma_mcm_cdev_ioctl(struct file *filp, unsigned int cmd,
 		if (ret)
 			return ret;
 	}
+	/*
+	 * The result is written back under the file's mutex, so that what
+	 * the caller cannot learn (a new context id, a handle) is undone
+	 * before anyone else can act on it: EFAULT means "nothing made".
+	 */
 	mutex_lock(&file->mutex);
 	ret = desc->handler(file, &arg);
-	mutex_unlock(&file->mutex);
 	if ((_IOC_DIR(cmd) & _IOC_READ) && (!ret || desc->partial) &&
-	    copy_to_user(argp, &arg, desc->size))
-		return -EFAULT;
+	    copy_to_user(argp, &arg, desc->size)) {
+		if (!ret && desc->undo)
+			desc->undo(file, &arg);
+		ret = -EFAULT;
+	}
+	mutex_unlock(&file->mutex);
 	return ret;
 }
 

@@ -117,6 +117,57 @@ static int leave(int fd, uint32_t ctx_id, uint32_t handle,
 	return ret;
 }
 
+/* live_count("members"): rdma_mcm's live objects of a kind (debugfs) */
+static long live_count(const char *kind)
+{
+	FILE *f = fopen("/sys/kernel/debug/rdma_mcm/live", "r");
+	char name[32];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", name, &v) == 2)
+		if (!strcmp(name, kind))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+/* Does LIST show a membership of @group on @ctx? -1 when LIST fails. */
+static int list_has_group(int fd, uint32_t ctx, const char *group)
+{
+	struct rdma_mcm_member m[16];
+	struct rdma_mcm_list l = { .ctx_id = ctx, .entry_size = sizeof(m[0]) };
+	uint8_t want[RDMA_MCM_ADDR_SIZE];
+	uint32_t len, i;
+
+	set_v4(want, &len, group);
+	l.entries = (uintptr_t)m;
+	do {
+		l.count = 16;
+		if (ioctl(fd, RDMA_MCM_IOC_LIST, &l))
+			return -1;
+		for (i = 0; i < l.count; i++)
+			if (m[i].addr_len == len && !memcmp(m[i].addr, want, len))
+				return 1;
+		l.start = l.next;
+	} while (l.next);
+	return 0;
+}
+
+/* A page holding @len bytes of @src, then made read-only. */
+static void *ro_copy(const void *src, size_t len)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memcpy(p, src, len);
+	mprotect(p, 4096, PROT_READ);
+	return p;
+}
+
 static int set_param(const char *name, unsigned int value)
 {
 	char path[128];
@@ -190,6 +241,7 @@ static void test_create(int fd)
 	unsigned char big[sizeof(c) + 16];
 	uint32_t id;
 	void *ro, *unmapped;
+	long contexts;
 
 	memset(&c, 0, sizeof(c));
 	set_v4(c.src, &c.src_len, SRC_ADDR);
@@ -248,8 +300,12 @@ static void test_create(int fd)
 	set_v4(c.src, &c.src_len, SRC_ADDR);
 	memcpy(ro, &c, sizeof(c));
 	mprotect(ro, 4096, PROT_READ);
+	contexts = live_count("contexts");
 	expect_errno(ioctl(fd, RDMA_MCM_IOC_CREATE_CTX, ro), EFAULT,
 		     "CREATE_CTX into read-only memory");
+	report(contexts >= 0 && live_count("contexts") == contexts,
+	       "... and no context is left behind (%ld before, %ld after)",
+	       contexts, live_count("contexts"));
 	munmap(ro, 4096);
 }
 
@@ -388,6 +444,63 @@ static void test_events(int fd, uint32_t ctx)
 	       "a cancelled join leaves no IGMP entry");
 }
 
+/*
+ * Results that cannot be written back: what the caller cannot learn of is
+ * undone (EFAULT means nothing was made), and an event whose copy faults
+ * stays queued.
+ */
+static void test_unwritable_results(int fd, uint32_t ctx)
+{
+	struct rdma_mcm_join j = { .ctx_id = ctx };
+	struct rdma_mcm_join_entry je = { 0 };
+	struct rdma_mcm_batch b = { .ctx_id = ctx, .count = 1,
+				    .entry_size = sizeof(je) };
+	struct rdma_mcm_query q = { .ctx_id = ctx };
+	struct rdma_mcm_event ev;
+	uint32_t h, rep = 99;
+	void *ro;
+
+	set_v4(j.addr, &j.addr_len, "239.5.4.1");
+	ro = ro_copy(&j, sizeof(j));
+	expect_errno(ioctl(fd, RDMA_MCM_IOC_JOIN, ro), EFAULT,
+		     "JOIN into read-only memory");
+	report(list_has_group(fd, ctx, "239.5.4.1") == 0,
+	       "... leaves no membership behind");
+	expect_errno(join(fd, ctx, "239.5.4.1", 0, 0, &h), 0,
+		     "... and the same group joins afterwards");
+	expect_errno(leave(fd, ctx, h, NULL), 0, "LEAVE it");
+	munmap(ro, 4096);
+
+	set_v4(je.addr, &je.addr_len, "239.5.4.2");
+	je.join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
+	ro = ro_copy(&je, sizeof(je));
+	b.entries = (uintptr_t)ro;
+	expect_errno(ioctl(fd, RDMA_MCM_IOC_BATCH_JOIN, &b), EFAULT,
+		     "BATCH_JOIN with read-only entries");
+	report(b.done == 0 && list_has_group(fd, ctx, "239.5.4.2") == 0,
+	       "... done is 0 (got %u) and no membership is left", b.done);
+	munmap(ro, 4096);
+
+	expect_errno(join(fd, ctx, "239.5.4.3", 0, 0x5a5a, &h), 0,
+		     "JOIN 239.5.4.3");
+	report(wait_readable(fd, 20000), "its joined event is queued");
+	memset(&ev, 0, sizeof(ev));
+	ro = ro_copy(&ev, sizeof(ev));
+	expect_errno(read(fd, ro, sizeof(ev)), EFAULT,
+		     "read() into read-only memory");
+	munmap(ro, 4096);
+	report(wait_readable(fd, 0), "... the event is still queued");
+	expect_errno(read(fd, &ev, sizeof(ev)), 0, "read() it into a good buffer");
+	report(ev.handle == h && ev.cookie == 0x5a5a,
+	       "... it is the join's event");
+	q.handle = h;
+	expect_errno(ioctl(fd, RDMA_MCM_IOC_QUERY, &q), 0, "QUERY");
+	report(q.member.events_reported == 1,
+	       "events_reported counts the one event read (got %u)",
+	       q.member.events_reported);
+	expect_errno(leave(fd, ctx, h, &rep), 0, "LEAVE 239.5.4.3");
+}
+
 static void test_batches(int fd, uint32_t ctx)
 {
 	struct rdma_mcm_join_entry je[3];
@@ -508,6 +621,7 @@ int main(void)
 	test_join_leave(fd, ctx);
 	test_other_file(fd, ctx);
 	test_events(fd, ctx);
+	test_unwritable_results(fd, ctx);
 	test_batches(fd, ctx);
 	close(fd);
 	test_limits();

@@ -8,16 +8,18 @@
 #   make demo             boot the bench VM and show rdma_mcm at work
 #   make check            everything CI runs; ends with "N passed, N failed"
 #   make bench            rdma_mcm vs librdmacm in the VM: results/bench/
+#   make soak             stress + fuzz at length on every kernel (SOAK=s)
 #   make lint | kunit | vm    one part of 'make check'
 #   make shell KERNEL=6.12    an interactive shell in the bench VM
 
 KVER	?= $(shell uname -r)
 KDIR	?= /lib/modules/$(KVER)/build
 KERNEL	?= 6.1
+SOAK	?= 600
 
 # kbuild (make -C $(KDIR) M=...) reads the Kbuild file, not this one.
 
-.PHONY: all modules install clean check demo bench lint kunit vm shell deps help
+.PHONY: all modules install clean check demo bench soak lint kunit vm shell deps help
 
 all: modules
 
@@ -53,6 +55,10 @@ bench:
 	@scripts/deps --bench
 	@scripts/bench
 
+soak:
+	@scripts/deps
+	@scripts/vm-run --soak $(SOAK) --test stress --test fuzz
+
 lint:
 	@scripts/deps
 	@scripts/lint
@@ -73,4 +79,4 @@ deps:
 	@scripts/deps
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'

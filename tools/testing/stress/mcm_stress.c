@@ -117,7 +117,7 @@ static int nsrc;
 static unsigned int seconds = 20, procs = 2, threads = 3, ngroups = 128;
 static unsigned int max_memberships;
 static uint64_t seed;
-static volatile sig_atomic_t stop;
+static struct timespec deadline;
 
 static uint64_t rnd(struct thread *t)
 {
@@ -134,7 +134,7 @@ static unsigned int pick(struct thread *t, unsigned int n)
 	return n ? rnd(t) % n : 0;
 }
 
-static void violation(struct thread *t, const char *fmt, ...)
+static void violated(struct thread *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -185,8 +185,8 @@ static void count(struct thread *t, enum cmd c, int ret)
 	}
 	t->st.err[c][ret < MAX_ERRNO ? ret : 0]++;
 	if (!errno_expected(c, ret))
-		violation(t, "%s of a well-formed argument failed with %s",
-			  cmd_name[c], strerrorname_np(ret));
+		violated(t, "%s of a well-formed argument failed with %s",
+			 cmd_name[c], strerrorname_np(ret));
 }
 
 static int xioctl(int fd, unsigned long req, void *arg)
@@ -231,14 +231,14 @@ static void live_add(struct thread *t, struct file *f, uint64_t cookie,
 {
 	if (f->nlive >= MAX_LIVE) {
 		/* max_memberships <= MAX_LIVE (checked in main) */
-		violation(t, "more than %d memberships joined on one file",
-			  MAX_LIVE);
+		violated(t, "more than %d memberships joined on one file",
+			 MAX_LIVE);
 		return;
 	}
 	f->live[f->nlive++] = (struct live){ cookie, ctx, handle, group };
 	if (max_memberships && (unsigned int)f->nlive > max_memberships)
-		violation(t, "a file holds %d memberships, max_memberships %u",
-			  f->nlive, max_memberships);
+		violated(t, "a file holds %d memberships, max_memberships %u",
+			 f->nlive, max_memberships);
 }
 
 /* Forget what a destroyed context held (the kernel purged it all). */
@@ -314,8 +314,8 @@ static void op_destroy(struct thread *t, struct file *f, int own)
 	} else if (!ret) {
 		ctx_forget(f, i);
 	} else {
-		violation(t, "DESTROY_CTX %u of a live context: %s", a.ctx_id,
-			  strerrorname_np(ret));
+		violated(t, "DESTROY_CTX %u of a live context: %s", a.ctx_id,
+			 strerrorname_np(ret));
 	}
 }
 
@@ -402,11 +402,11 @@ static void op_leave(struct thread *t, struct file *f, int own, int by_addr)
 	l = by_addr ? live_find_group(f, m.ctx, m.group) :
 		      live_find_handle(f, m.ctx, m.handle);
 	if (l && ret)
-		violation(t, "%s of a held membership (handle %u): %s",
-			  cmd_name[c], l->handle, strerrorname_np(ret));
+		violated(t, "%s of a held membership (handle %u): %s",
+			 cmd_name[c], l->handle, strerrorname_np(ret));
 	else if (!l && !ret)
-		violation(t, "%s of handle %u group %u succeeded, not held",
-			  cmd_name[c], m.handle, m.group);
+		violated(t, "%s of handle %u group %u succeeded, not held",
+			 cmd_name[c], m.handle, m.group);
 	else if (l)
 		live_drop(f, l);
 }
@@ -427,13 +427,13 @@ static void op_query(struct thread *t, struct file *f, int own)
 		return;
 	l = live_find_handle(f, m.ctx, m.handle);
 	if (l && ret)
-		violation(t, "QUERY of held handle %u: %s", m.handle,
-			  strerrorname_np(ret));
+		violated(t, "QUERY of held handle %u: %s", m.handle,
+			 strerrorname_np(ret));
 	else if (!l && !ret)
-		violation(t, "QUERY of handle %u succeeded, not held", m.handle);
+		violated(t, "QUERY of handle %u succeeded, not held", m.handle);
 	else if (l && a.member.cookie != l->cookie)
-		violation(t, "QUERY of handle %u: cookie %llu, joined with %llu",
-			  m.handle, (unsigned long long)a.member.cookie,
+		violated(t, "QUERY of handle %u: cookie %llu, joined with %llu",
+			 m.handle, (unsigned long long)a.member.cookie,
 			  (unsigned long long)l->cookie);
 }
 
@@ -458,13 +458,13 @@ static void op_list(struct thread *t, struct file *f, int own)
 		for (i = 0; own && i < a.count; i++) {
 			for (j = 0; j < seen; j++)
 				if (handles[j] == ent[i].handle)
-					violation(t, "LIST returned handle %u twice",
-						  ent[i].handle);
+					violated(t, "LIST returned handle %u twice",
+						 ent[i].handle);
 			if (seen < MAX_LIVE)
 				handles[seen++] = ent[i].handle;
 			if (!live_find(f, ent[i].cookie))
-				violation(t, "LIST shows handle %u, not held",
-					  ent[i].handle);
+				violated(t, "LIST shows handle %u, not held",
+					 ent[i].handle);
 		}
 		a.start = a.next;
 	} while (a.count && a.next);
@@ -492,7 +492,7 @@ static void op_batch_join(struct thread *t, struct file *f, int own)
 	ret = xioctl(f->fd, RDMA_MCM_IOC_BATCH_JOIN, &a);
 	count(t, C_BATCH_JOIN, ret);
 	if (a.done > n)
-		violation(t, "BATCH_JOIN done %u of %u", a.done, n);
+		violated(t, "BATCH_JOIN done %u of %u", a.done, n);
 	for (i = 0; i < a.done && i < n; i++) {
 		count(t, C_BATCH_JOIN_ENTRY, -e[i].result);
 		if (!e[i].result && own)
@@ -523,7 +523,7 @@ static void op_batch_leave(struct thread *t, struct file *f, int own)
 	ret = xioctl(f->fd, RDMA_MCM_IOC_BATCH_LEAVE, &a);
 	count(t, C_BATCH_LEAVE, ret);
 	if (a.done > n)
-		violation(t, "BATCH_LEAVE done %u of %u", a.done, n);
+		violated(t, "BATCH_LEAVE done %u of %u", a.done, n);
 	for (i = 0; i < a.done && i < n; i++) {
 		count(t, C_BATCH_LEAVE_ENTRY, -e[i].result);
 		if (!own)
@@ -531,11 +531,11 @@ static void op_batch_leave(struct thread *t, struct file *f, int own)
 		/* entries run in order: a handle given twice is left once */
 		l = live_find_handle(f, a.ctx_id, e[i].handle);
 		if (l && e[i].result)
-			violation(t, "BATCH_LEAVE of held handle %u: %s",
-				  e[i].handle, strerrorname_np(-e[i].result));
+			violated(t, "BATCH_LEAVE of held handle %u: %s",
+				 e[i].handle, strerrorname_np(-e[i].result));
 		else if (!l && !e[i].result)
-			violation(t, "BATCH_LEAVE left handle %u, not held",
-				  e[i].handle);
+			violated(t, "BATCH_LEAVE left handle %u, not held",
+				 e[i].handle);
 		else if (l)
 			live_drop(f, l);
 	}
@@ -556,8 +556,8 @@ static void op_read(struct thread *t, struct file *f, int own)
 			t->st.ev_error[-ev[i].status < MAX_ERRNO ?
 				       -ev[i].status : 0]++;
 		if (own && !live_find(f, ev[i].cookie))
-			violation(t, "event %u for handle %u (cookie %llu), not held",
-				  ev[i].event, ev[i].handle,
+			violated(t, "event %u for handle %u (cookie %llu), not held",
+				 ev[i].event, ev[i].handle,
 				  (unsigned long long)ev[i].cookie);
 	}
 }
@@ -566,7 +566,7 @@ static void op_close(struct thread *t, struct file *f)
 {
 	count(t, C_CLOSE, close(f->fd) ? errno : 0);
 	if (file_open(f))
-		violation(t, "reopening %s: %s", DEV, strerror(errno));
+		violated(t, "reopening %s: %s", DEV, strerror(errno));
 }
 
 static void one_op(struct thread *t)
@@ -636,15 +636,26 @@ static void one_op(struct thread *t)
 	}
 }
 
+/* Checked between operations: the run stops at the deadline. */
+static bool past_deadline(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > deadline.tv_sec ||
+	       (now.tv_sec == deadline.tv_sec &&
+		now.tv_nsec >= deadline.tv_nsec);
+}
+
 static void *thread_main(void *arg)
 {
 	struct thread *t = arg;
 
 	if (file_open(&t->own)) {
-		violation(t, "opening %s: %s", DEV, strerror(errno));
+		violated(t, "opening %s: %s", DEV, strerror(errno));
 		return NULL;
 	}
-	while (!stop)
+	while (!past_deadline())
 		one_op(t);
 	close(t->own.fd);
 	return NULL;
@@ -666,12 +677,6 @@ static void stats_add(struct stats *to, const struct stats *from)
 	to->violations += from->violations;
 }
 
-static void on_alarm(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 static int process_main(unsigned int p, struct stats *out)
 {
 	struct thread *t = calloc(threads, sizeof(*t));
@@ -683,8 +688,6 @@ static int process_main(unsigned int p, struct stats *out)
 		return 1;
 	}
 	pthread_mutex_init(&shared->lock, NULL);
-	signal(SIGALRM, on_alarm);
-	alarm(seconds);
 	for (i = 0; i < threads; i++) {
 		t[i].index = p * threads + i;
 		t[i].rng = seed * 1000003 + t[i].index;
@@ -750,13 +753,20 @@ static unsigned int read_param(const char *name)
 	return v;
 }
 
-static void usage(void)
+static void die_usage(void)
 {
 	fprintf(stderr,
 		"usage: mcm_stress [--seconds S] [--procs P] [--threads T] [--groups G]\n"
 		"                  [--seed N] [--src ADDR]... [--max-memberships M]\n"
 		"                  [--uid UID]\n");
 	exit(2);
+}
+
+static void add_src(const char *addr)
+{
+	src[nsrc].sin_family = AF_INET;
+	if (inet_pton(AF_INET, addr, &src[nsrc++].sin_addr) != 1)
+		die_usage();
 }
 
 int main(int argc, char **argv)
@@ -772,7 +782,7 @@ int main(int argc, char **argv)
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!v)
-			usage();
+			die_usage();
 		if (!strcmp(argv[i], "--seconds"))
 			seconds = strtoul(v, NULL, 0);
 		else if (!strcmp(argv[i], "--procs"))
@@ -787,22 +797,17 @@ int main(int argc, char **argv)
 			uid = strtol(v, NULL, 0);
 		else if (!strcmp(argv[i], "--max-memberships"))
 			max_memberships = strtoul(v, NULL, 0);
-		else if (!strcmp(argv[i], "--src") && nsrc < MAX_SRC) {
-			src[nsrc].sin_family = AF_INET;
-			if (inet_pton(AF_INET, v, &src[nsrc++].sin_addr) != 1)
-				usage();
-		} else {
-			usage();
-		}
+		else if (!strcmp(argv[i], "--src") && nsrc < MAX_SRC)
+			add_src(v);
+		else
+			die_usage();
 		i++;
 	}
 	if (!seconds || !procs || !threads || !ngroups || ngroups > 65535)
-		usage();
+		die_usage();
 	if (!nsrc) {
-		src[0].sin_family = src[1].sin_family = AF_INET;
-		inet_pton(AF_INET, "192.0.2.1", &src[0].sin_addr);
-		inet_pton(AF_INET, "192.0.2.2", &src[1].sin_addr);
-		nsrc = 2;
+		add_src("192.0.2.1");
+		add_src("192.0.2.2");
 	}
 	if (!max_memberships)
 		max_memberships = read_param("max_memberships");
@@ -811,8 +816,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!max_memberships || max_memberships > MAX_LIVE) {
-		fprintf(stderr, "mcm_stress: max_memberships is %u; set the module parameter to at most %d\n",
-			max_memberships, MAX_LIVE);
+		fprintf(stderr, "mcm_stress: max_memberships is %u; ",
+			max_memberships);
+		fprintf(stderr, "set the module parameter to at most %d\n",
+			MAX_LIVE);
 		return 2;
 	}
 	all = mmap(NULL, sizeof(*all) * (procs + 1), PROT_READ | PROT_WRITE,
@@ -821,11 +828,14 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 1;
 	}
-	printf("mcm_stress: %u processes x %u threads, %u s, %u groups, seed %llu, max_memberships %u, uid %d\n",
-	       procs, threads, seconds, ngroups, (unsigned long long)seed,
-	       max_memberships, (int)getuid());
+	printf("mcm_stress: %u processes x %u threads, %u s, %u groups, ",
+	       procs, threads, seconds, ngroups);
+	printf("seed %llu, max_memberships %u, uid %d\n",
+	       (unsigned long long)seed, max_memberships, (int)getuid());
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	deadline = t0;
+	deadline.tv_sec += seconds;
 	for (p = 0; p < procs; p++) {
 		pid_t pid = fork();
 

@@ -35,7 +35,7 @@ static size_t rdma_mcm_family_len(sa_family_t family)
  * family is not AF_INET, AF_INET6 or AF_IB.
  */
 int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
-			struct sockaddr_storage *out)
+			union rdma_mcm_addr *out)
 {
 	size_t need;
 
@@ -64,18 +64,18 @@ int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
  * AF_IB: an MGID whose first byte is not 0xff).
  */
 int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
-			 sa_family_t family, struct sockaddr_storage *out,
+			 sa_family_t family, union rdma_mcm_addr *out,
 			 struct rdma_mcm_key *key)
 {
-	struct sockaddr_in *sin = (struct sockaddr_in *)out;
-	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)out;
-	struct sockaddr_ib *sib = (struct sockaddr_ib *)out;
+	struct sockaddr_in *sin = &out->in;
+	struct sockaddr_in6 *sin6 = &out->in6;
+	struct sockaddr_ib *sib = &out->ib;
 	int ret;
 
 	ret = rdma_mcm_addr_parse(sa, len, out);
 	if (ret)
 		return ret;
-	if (out->ss_family != family)
+	if (out->sa.sa_family != family)
 		return -EINVAL;
 
 	memset(key, 0, sizeof(*key));
@@ -99,4 +99,17 @@ int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
 		break;
 	}
 	return 0;
+}
+
+/**
+ * rdma_mcm_addr_to_storage() - widen a kept address for the API
+ * @addr: the address
+ * @ss: where to copy it, zero padded
+ */
+void rdma_mcm_addr_to_storage(const union rdma_mcm_addr *addr,
+			      struct sockaddr_storage *ss)
+{
+	BUILD_BUG_ON(sizeof(*addr) > sizeof(*ss));
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, addr, sizeof(*addr));
 }

@@ -26,6 +26,7 @@
 #include <rdma/ib_verbs.h>
 
 #include <uapi/rdma/rdma_mcm_abi.h>
+#include "rdma_mcm_compat.h"
 #include "rdma_mcm_internal.h"
 
 static unsigned int max_memberships = 131072;
@@ -60,33 +61,63 @@ struct rdma_mcm_uctx {
 	struct xarray members;	/* handle -> struct rdma_mcm_umember */
 };
 
+/* A membership's place on its file's event queue, one per event type. */
 struct rdma_mcm_uevent {
 	struct list_head node;
 	bool queued;
-	struct rdma_mcm_event ev;
+	u8 type;		/* RDMA_MCM_EVENT_* */
 };
 
+/*
+ * What the file keeps per membership (152 bytes, in its own cache). The
+ * JOINED event is kept whole, as the callback built it; an ERROR event is
+ * built at read() time from @error_status. Each type is queued at most
+ * once: an unread ERROR reports the latest status.
+ */
 struct rdma_mcm_umember {
 	struct rdma_mcm_uctx *uctx;
 	u64 cookie;
+	u32 handle;
 	u32 join_flags;
-	u32 events_reported;
+	u32 events_reported;	/* under the file's ev_lock */
+	int error_status;	/* under the file's ev_lock */
 	struct rdma_mcm_uevent joined;
 	struct rdma_mcm_uevent error;
+	struct rdma_mcm_event joined_ev;	/* under the file's ev_lock */
 };
+
+static struct kmem_cache *rdma_mcm_umember_cache;
 
 /* ------------------------------------------------------------ events */
 
 static void rdma_mcm_queue_event(struct rdma_mcm_ufile *file,
 				 struct rdma_mcm_uevent *uev)
 {
-	spin_lock(&file->ev_lock);
+	lockdep_assert_held(&file->ev_lock);
 	if (!uev->queued) {
 		list_add_tail(&uev->node, &file->events);
 		uev->queued = true;
 	}
-	spin_unlock(&file->ev_lock);
-	wake_up_interruptible(&file->poll_wait);
+}
+
+/* The event @uev stands for, as read() returns it. */
+static void rdma_mcm_build_event(const struct rdma_mcm_uevent *uev,
+				 struct rdma_mcm_event *ev)
+{
+	const struct rdma_mcm_umember *um;
+
+	if (uev->type == RDMA_MCM_EVENT_JOINED) {
+		um = container_of(uev, struct rdma_mcm_umember, joined);
+		*ev = um->joined_ev;
+		return;
+	}
+	um = container_of(uev, struct rdma_mcm_umember, error);
+	memset(ev, 0, sizeof(*ev));
+	ev->cookie = um->cookie;
+	ev->event = RDMA_MCM_EVENT_ERROR;
+	ev->status = um->error_status;
+	ev->ctx_id = um->uctx->id;
+	ev->handle = um->handle;
 }
 
 static void rdma_mcm_ufile_joined(void *priv,
@@ -95,24 +126,30 @@ static void rdma_mcm_ufile_joined(void *priv,
 	struct rdma_mcm_uctx *uctx = priv;
 	struct rdma_mcm_umember *um = info->context;
 	const struct ib_global_route *grh = rdma_ah_read_grh(&info->ah_attr);
-	struct rdma_mcm_event *ev = &um->joined.ev;
+	struct rdma_mcm_ufile *file = uctx->file;
+	struct rdma_mcm_event ev = {
+		.cookie = um->cookie,
+		.event = RDMA_MCM_EVENT_JOINED,
+		.ctx_id = uctx->id,
+		.handle = info->handle,
+		.qkey = info->qkey,
+		.mlid = info->mlid,
+		.sl = rdma_ah_get_sl(&info->ah_attr),
+		.hop_limit = grh->hop_limit,
+		.flow_label = grh->flow_label,
+		.traffic_class = grh->traffic_class,
+		.port_num = rdma_ah_get_port_num(&info->ah_attr),
+		.is_global = 1,
+	};
 
-	memset(ev, 0, sizeof(*ev));
-	ev->cookie = um->cookie;
-	ev->event = RDMA_MCM_EVENT_JOINED;
-	ev->ctx_id = uctx->id;
-	ev->handle = info->handle;
-	ev->qkey = info->qkey;
-	ev->mlid = info->mlid;
-	memcpy(ev->mgid, info->mgid.raw, sizeof(ev->mgid));
-	memcpy(ev->dgid, grh->dgid.raw, sizeof(ev->dgid));
-	ev->sl = rdma_ah_get_sl(&info->ah_attr);
-	ev->hop_limit = grh->hop_limit;
-	ev->flow_label = grh->flow_label;
-	ev->traffic_class = grh->traffic_class;
-	ev->port_num = rdma_ah_get_port_num(&info->ah_attr);
-	ev->is_global = 1;
-	rdma_mcm_queue_event(uctx->file, &um->joined);
+	memcpy(ev.mgid, info->mgid.raw, sizeof(ev.mgid));
+	memcpy(ev.dgid, grh->dgid.raw, sizeof(ev.dgid));
+	spin_lock(&file->ev_lock);
+	um->handle = info->handle;
+	um->joined_ev = ev;
+	rdma_mcm_queue_event(file, &um->joined);
+	spin_unlock(&file->ev_lock);
+	wake_up_interruptible(&file->poll_wait);
 }
 
 static void rdma_mcm_ufile_error(void *priv, u32 handle, void *context,
@@ -120,15 +157,14 @@ static void rdma_mcm_ufile_error(void *priv, u32 handle, void *context,
 {
 	struct rdma_mcm_uctx *uctx = priv;
 	struct rdma_mcm_umember *um = context;
-	struct rdma_mcm_event *ev = &um->error.ev;
+	struct rdma_mcm_ufile *file = uctx->file;
 
-	memset(ev, 0, sizeof(*ev));
-	ev->cookie = um->cookie;
-	ev->event = RDMA_MCM_EVENT_ERROR;
-	ev->status = status;
-	ev->ctx_id = uctx->id;
-	ev->handle = handle;
-	rdma_mcm_queue_event(uctx->file, &um->error);
+	spin_lock(&file->ev_lock);
+	um->handle = handle;
+	um->error_status = status;
+	rdma_mcm_queue_event(file, &um->error);
+	spin_unlock(&file->ev_lock);
+	wake_up_interruptible(&file->poll_wait);
 }
 
 static const struct rdma_mcm_ops rdma_mcm_ufile_ops = {
@@ -167,6 +203,7 @@ static ssize_t rdma_mcm_cdev_read(struct file *filp, char __user *buf,
 	struct rdma_mcm_ufile *file = filp->private_data;
 	const size_t evsz = sizeof(struct rdma_mcm_event);
 	struct rdma_mcm_uevent *uev;
+	struct rdma_mcm_event ev;
 	unsigned long left;
 	size_t done = 0;
 	int ret;
@@ -183,15 +220,15 @@ static ssize_t rdma_mcm_cdev_read(struct file *filp, char __user *buf,
 						       node);
 			if (!uev)
 				break;
+			rdma_mcm_build_event(uev, &ev);
 			pagefault_disable();
-			left = __copy_to_user_inatomic(buf + done, &uev->ev,
-						       evsz);
+			left = __copy_to_user_inatomic(buf + done, &ev, evsz);
 			pagefault_enable();
 			if (left)
 				break;
 			list_del(&uev->node);
 			uev->queued = false;
-			if (uev->ev.event == RDMA_MCM_EVENT_JOINED)
+			if (uev->type == RDMA_MCM_EVENT_JOINED)
 				container_of(uev, struct rdma_mcm_umember,
 					     joined)->events_reported++;
 			else
@@ -234,7 +271,7 @@ static __poll_t rdma_mcm_cdev_poll(struct file *filp, poll_table *wait)
 
 /* An address from an ioctl argument: at most RDMA_MCM_ADDR_SIZE bytes. */
 static int rdma_mcm_uaddr_parse(const u8 *addr, u32 addr_len,
-				struct sockaddr_storage *out)
+				union rdma_mcm_addr *out)
 {
 	if (addr_len > RDMA_MCM_ADDR_SIZE)
 		return -EINVAL;
@@ -260,7 +297,7 @@ static void rdma_mcm_free_members(struct rdma_mcm_uctx *uctx)
 	xa_for_each(&uctx->members, handle, um) {
 		rdma_mcm_purge_member(file, um);
 		xa_erase(&uctx->members, handle);
-		kfree(um);
+		kmem_cache_free(rdma_mcm_umember_cache, um);
 		file->nr_members--;
 	}
 	xa_destroy(&uctx->members);
@@ -277,7 +314,7 @@ static void rdma_mcm_destroy_uctx(struct rdma_mcm_uctx *uctx)
 static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 				   struct rdma_mcm_create_ctx *arg)
 {
-	struct sockaddr_storage src;
+	union rdma_mcm_addr src;
 	struct rdma_mcm_uctx *uctx;
 	int ret;
 
@@ -352,7 +389,7 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 			    u32 *handle)
 {
 	enum rdma_mcm_join_type type;
-	struct sockaddr_storage group;
+	union rdma_mcm_addr group;
 	struct rdma_mcm_umember *um;
 	int ret;
 
@@ -372,12 +409,15 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	if (file->nr_members >= READ_ONCE(max_memberships))
 		return -ENOBUFS;
 
-	um = rdma_mcm_fail_alloc() ? NULL : kzalloc(sizeof(*um), GFP_KERNEL);
+	um = rdma_mcm_fail_alloc() ? NULL :
+	     kmem_cache_zalloc(rdma_mcm_umember_cache, GFP_KERNEL);
 	if (!um)
 		return -ENOMEM;
 	um->uctx = uctx;
 	um->cookie = cookie;
 	um->join_flags = join_flags;
+	um->joined.type = RDMA_MCM_EVENT_JOINED;
+	um->error.type = RDMA_MCM_EVENT_ERROR;
 	ret = rdma_mcm_join(uctx->ctx, (struct sockaddr *)&group, type, NULL,
 			    um, handle);
 	if (ret)
@@ -393,7 +433,7 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	return 0;
 
 err_free:
-	kfree(um);
+	kmem_cache_free(rdma_mcm_umember_cache, um);
 	return ret;
 }
 
@@ -401,7 +441,7 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 			     struct rdma_mcm_uctx *uctx, u32 flags, u32 handle,
 			     const u8 *addr, u32 addr_len, u32 *events_reported)
 {
-	struct sockaddr_storage group;
+	union rdma_mcm_addr group;
 	struct rdma_mcm_umember *um;
 	int ret;
 
@@ -424,7 +464,7 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 		return ret;
 	*events_reported = rdma_mcm_purge_member(file, um);
 	xa_erase(&uctx->members, handle);
-	kfree(um);
+	kmem_cache_free(rdma_mcm_umember_cache, um);
 	file->nr_members--;
 	return 0;
 }
@@ -861,11 +901,20 @@ static void rdma_mcm_abi_layout_check(void)
 
 int rdma_mcm_cdev_register(void)
 {
+	int ret;
+
 	rdma_mcm_abi_layout_check();
-	return misc_register(&rdma_mcm_miscdev);
+	rdma_mcm_umember_cache = KMEM_CACHE(rdma_mcm_umember, SLAB_NO_MERGE);
+	if (!rdma_mcm_umember_cache)
+		return -ENOMEM;
+	ret = misc_register(&rdma_mcm_miscdev);
+	if (ret)
+		kmem_cache_destroy(rdma_mcm_umember_cache);
+	return ret;
 }
 
 void rdma_mcm_cdev_unregister(void)
 {
 	misc_deregister(&rdma_mcm_miscdev);
+	kmem_cache_destroy(rdma_mcm_umember_cache);
 }

@@ -89,7 +89,7 @@ static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
 	info->state = mb->state;
 	info->status = mb->status;
 	info->join_type = mb->join_type;
-	info->group = mb->group;
+	rdma_mcm_addr_to_storage(&mb->group, &info->group);
 	info->context = mb->context;
 	info->qp_attached = mb->qp_attached;
 	if (mb->have_join) {
@@ -397,7 +397,7 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 		memset(&info, 0, sizeof(info));
 		info.handle = mb->handle;
 		info.context = mb->context;
-		info.group = mb->group;
+		rdma_mcm_addr_to_storage(&mb->group, &info.group);
 		info.join_type = mb->join_type;
 		info.mgid = mb->mgid;
 		info.mlid = mb->mlid;
@@ -766,7 +766,7 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 	atomic_inc(&rdma_mcm_live_members);
 	refcount_set(&mb->ref, 1);
 	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
-				   ctx->src.ss_family, &mb->group, &mb->key);
+				   ctx->src.sa.sa_family, &mb->group, &mb->key);
 	if (ret)
 		goto err_free;
 	mb->ctx = ctx;
@@ -920,13 +920,13 @@ EXPORT_SYMBOL_GPL(rdma_mcm_leave_addr);
 int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 			 u32 *handle)
 {
-	struct sockaddr_storage addr;
 	struct rdma_mcm_membership *mb;
+	union rdma_mcm_addr addr;
 	struct rdma_mcm_key key;
 	int ret;
 
 	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
-				   ctx->src.ss_family, &addr, &key);
+				   ctx->src.sa.sa_family, &addr, &key);
 	if (ret)
 		return ret;
 	mutex_lock(&ctx->mutex);

@@ -6,6 +6,8 @@
 #define _RDMA_MCM_INTERNAL_H
 
 #include <linux/fault-inject.h>
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -15,6 +17,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <rdma/ib.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/rdma_mcm.h>
 
@@ -98,6 +101,17 @@ struct rdma_mcm_key {
 	u8 raw[16];
 };
 
+/*
+ * Any address rdma_mcm keeps: 48 bytes (sockaddr_ib), not the 128 of a
+ * sockaddr_storage, in every membership.
+ */
+union rdma_mcm_addr {
+	struct sockaddr sa;
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+	struct sockaddr_ib ib;
+};
+
 /**
  * struct rdma_mcm_membership - one membership
  * @ctx: the owning context
@@ -134,7 +148,7 @@ struct rdma_mcm_membership {
 	u32 handle;
 	struct rdma_mcm_key key;
 	struct rhash_head hnode;
-	struct sockaddr_storage group;
+	union rdma_mcm_addr group;
 	enum rdma_mcm_join_type join_type;
 	struct ib_qp *qp;
 	void *context;
@@ -185,7 +199,7 @@ struct rdma_mcm_membership {
  */
 struct rdma_mcm_ctx {
 	struct net *net;
-	struct sockaddr_storage src;
+	union rdma_mcm_addr src;
 	const struct rdma_mcm_ops *ops;
 	void *priv;
 	const struct rdma_mcm_backend *be;
@@ -219,10 +233,12 @@ bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
 
 /* rdma_mcm_addr.c: address checks */
 int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
-			struct sockaddr_storage *out);
+			union rdma_mcm_addr *out);
 int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
-			 sa_family_t family, struct sockaddr_storage *out,
+			 sa_family_t family, union rdma_mcm_addr *out,
 			 struct rdma_mcm_key *key);
+void rdma_mcm_addr_to_storage(const union rdma_mcm_addr *addr,
+			      struct sockaddr_storage *ss);
 
 /* rdma_mcm_core.c: the manager */
 int rdma_mcm_core_init(void);

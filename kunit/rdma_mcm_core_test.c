@@ -439,7 +439,8 @@ KUNIT_ARRAY_PARAM(mcm_addr, mcm_addr_cases, mcm_addr_to_desc);
 static void mcm_group_address_checks(struct kunit *test)
 {
 	const struct mcm_addr_case *c = test->param_value;
-	struct sockaddr_storage ss = {}, out;
+	struct sockaddr_storage ss = {};
+	union rdma_mcm_addr out;
 	struct rdma_mcm_key key;
 	size_t len = c->len;
 

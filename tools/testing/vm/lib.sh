@@ -83,9 +83,15 @@ live_zero() {
 # slab_active: active objects of the rdma_mcm_membership cache, or "merged"
 # when the kernel merged it into another cache (6.1 has no SLAB_NO_MERGE).
 # SLUB counts per-CPU slabs as fully active until they are flushed: shrink.
+# Merged either way round: our name is an alias of another cache, or other
+# caches are aliases of ours (then its counts are not ours alone).
 slab_active() {
-	local shrink=/sys/kernel/slab/rdma_mcm_membership/shrink
-	[ -w $shrink ] && [ ! -L /sys/kernel/slab/rdma_mcm_membership ] && echo 1 > $shrink
+	local d=/sys/kernel/slab/rdma_mcm_membership
+	if [ -L $d ] || [ "$(cat $d/aliases 2>/dev/null || echo 0)" != 0 ]; then
+		echo merged
+		return
+	fi
+	[ -w $d/shrink ] && echo 1 > $d/shrink
 	awk '$1 == "rdma_mcm_membership" { print $2; f = 1 } END { if (!f) print "merged" }' /proc/slabinfo
 }
 

@@ -50,8 +50,11 @@ done
 slab_bytes() {
 	awk 'NR > 2 { b += $2 * $4 } END { printf "%d", b }' /proc/slabinfo
 }
+# per cache: name, bytes in use, objects in use, object size
+slab_caches() { awk 'NR > 2 { print $1, $2 * $4, $2, $4 }' /proc/slabinfo; }
 for c in shim ucma; do
 	for s in /sys/kernel/slab/*/shrink; do echo 1 > "$s" 2>/dev/null; done
+	slab_caches > /tmp/slab.before
 	before=$(slab_bytes)
 	mcm_bench $c hold 10000 sendonly > /tmp/hold.out 2>&1 &
 	pid=$!
@@ -60,6 +63,11 @@ for c in shim ucma; do
 	after=$(slab_bytes)
 	own=$(awk '$1 == "rdma_mcm_membership" { print $2 * $4 }' /proc/slabinfo)
 	echo "MEM $c 10000 $((after - before)) ${own:-0}"
+	# where it goes: every cache that grew by 5 bytes per membership or more
+	slab_caches > /tmp/slab.after
+	awk -v c=$c 'NR == FNR { b[$1] = $2; o[$1] = $3; next }
+		$2 - b[$1] >= 50000 { print "MEMCACHE", c, $1, $2 - b[$1], $3 - o[$1], $4 }' \
+		/tmp/slab.before /tmp/slab.after
 	kill $pid
 	wait $pid 2>/dev/null
 done

@@ -88,6 +88,48 @@ struct rdma_mcm_umember {
 
 static struct kmem_cache *rdma_mcm_umember_cache;
 
+/* Live objects of the char device, for debugfs and the tests' leak checks */
+static atomic_t rdma_mcm_live_files = ATOMIC_INIT(0);
+static atomic_t rdma_mcm_live_uctxs = ATOMIC_INIT(0);
+static atomic_t rdma_mcm_live_umembers = ATOMIC_INIT(0);
+
+void rdma_mcm_cdev_live_objects(struct rdma_mcm_live *live)
+{
+	live->files = atomic_read(&rdma_mcm_live_files);
+	live->ucontexts = atomic_read(&rdma_mcm_live_uctxs);
+	live->umembers = atomic_read(&rdma_mcm_live_umembers);
+}
+
+/*
+ * Allocation and freeing of the file's objects: each allocation is a
+ * fault-injection point, each object is counted while it lives.
+ */
+static void *rdma_mcm_cdev_alloc(struct kmem_cache *cache, size_t size,
+				 atomic_t *live)
+{
+	void *p;
+
+	if (rdma_mcm_fail_alloc())
+		return NULL;
+	p = cache ? kmem_cache_zalloc(cache, GFP_KERNEL) :
+		    kzalloc(size, GFP_KERNEL);
+	if (p)
+		atomic_inc(live);
+	return p;
+}
+
+static void rdma_mcm_umember_free(struct rdma_mcm_umember *um)
+{
+	kmem_cache_free(rdma_mcm_umember_cache, um);
+	atomic_dec(&rdma_mcm_live_umembers);
+}
+
+static void rdma_mcm_uctx_free(struct rdma_mcm_uctx *uctx)
+{
+	kfree(uctx);
+	atomic_dec(&rdma_mcm_live_uctxs);
+}
+
 /* ------------------------------------------------------------ events */
 
 static void rdma_mcm_queue_event(struct rdma_mcm_ufile *file,
@@ -297,7 +339,7 @@ static void rdma_mcm_free_members(struct rdma_mcm_uctx *uctx)
 	xa_for_each(&uctx->members, handle, um) {
 		rdma_mcm_purge_member(file, um);
 		xa_erase(&uctx->members, handle);
-		kmem_cache_free(rdma_mcm_umember_cache, um);
+		rdma_mcm_umember_free(um);
 		file->nr_members--;
 	}
 	xa_destroy(&uctx->members);
@@ -308,7 +350,7 @@ static void rdma_mcm_destroy_uctx(struct rdma_mcm_uctx *uctx)
 {
 	rdma_mcm_close(uctx->ctx);	/* no callback after this */
 	rdma_mcm_free_members(uctx);
-	kfree(uctx);
+	rdma_mcm_uctx_free(uctx);
 }
 
 static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
@@ -326,7 +368,7 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 	if (file->nr_contexts >= READ_ONCE(max_contexts))
 		return -EMFILE;
 
-	uctx = rdma_mcm_fail_alloc() ? NULL : kzalloc(sizeof(*uctx), GFP_KERNEL);
+	uctx = rdma_mcm_cdev_alloc(NULL, sizeof(*uctx), &rdma_mcm_live_uctxs);
 	if (!uctx)
 		return -ENOMEM;
 	uctx->file = file;
@@ -349,7 +391,7 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 	return 0;
 
 err_free:
-	kfree(uctx);
+	rdma_mcm_uctx_free(uctx);
 	return ret;
 }
 
@@ -409,8 +451,8 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	if (file->nr_members >= READ_ONCE(max_memberships))
 		return -ENOBUFS;
 
-	um = rdma_mcm_fail_alloc() ? NULL :
-	     kmem_cache_zalloc(rdma_mcm_umember_cache, GFP_KERNEL);
+	um = rdma_mcm_cdev_alloc(rdma_mcm_umember_cache, 0,
+				 &rdma_mcm_live_umembers);
 	if (!um)
 		return -ENOMEM;
 	um->uctx = uctx;
@@ -433,7 +475,7 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	return 0;
 
 err_free:
-	kmem_cache_free(rdma_mcm_umember_cache, um);
+	rdma_mcm_umember_free(um);
 	return ret;
 }
 
@@ -464,7 +506,7 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 		return ret;
 	*events_reported = rdma_mcm_purge_member(file, um);
 	xa_erase(&uctx->members, handle);
-	kmem_cache_free(rdma_mcm_umember_cache, um);
+	rdma_mcm_umember_free(um);
 	file->nr_members--;
 	return 0;
 }
@@ -823,7 +865,7 @@ static int rdma_mcm_cdev_open(struct inode *inode, struct file *filp)
 {
 	struct rdma_mcm_ufile *file;
 
-	file = rdma_mcm_fail_alloc() ? NULL : kzalloc(sizeof(*file), GFP_KERNEL);
+	file = rdma_mcm_cdev_alloc(NULL, sizeof(*file), &rdma_mcm_live_files);
 	if (!file)
 		return -ENOMEM;
 	mutex_init(&file->mutex);
@@ -855,10 +897,11 @@ static int rdma_mcm_cdev_release(struct inode *inode, struct file *filp)
 	put_net(file->net);
 	mutex_destroy(&file->mutex);
 	kfree(file);
+	atomic_dec(&rdma_mcm_live_files);
 	return 0;
 }
 
-static const struct file_operations rdma_mcm_cdev_fops = {
+const struct file_operations rdma_mcm_cdev_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rdma_mcm_cdev_open,
 	.release	= rdma_mcm_cdev_release,

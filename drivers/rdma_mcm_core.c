@@ -1048,6 +1048,7 @@ void rdma_mcm_live_objects(struct rdma_mcm_live *live)
 	live->contexts = atomic_read(&rdma_mcm_live_contexts);
 	live->members = atomic_read(&rdma_mcm_live_members);
 	live->slots = atomic_read(&rdma_mcm_live_slots);
+	rdma_mcm_cdev_live_objects(live);
 }
 
 int rdma_mcm_core_init(void)
@@ -1070,6 +1071,7 @@ void rdma_mcm_core_exit(void)
 	/* Also waits for a context's free work, which runs module code. */
 	destroy_workqueue(rdma_mcm_wq);
 	rdma_mcm_live_objects(&live);
-	WARN_ON_ONCE(live.contexts || live.members || live.slots);
+	WARN_ON_ONCE(live.contexts || live.members || live.slots ||
+		     live.files || live.ucontexts || live.umembers);
 	kmem_cache_destroy(rdma_mcm_member_cache);
 }

@@ -20,6 +20,8 @@ static int rdma_mcm_live_show(struct seq_file *m, void *unused)
 	rdma_mcm_live_objects(&live);
 	seq_printf(m, "contexts %d\nmembers %d\nslots %d\n", live.contexts,
 		   live.members, live.slots);
+	seq_printf(m, "files %d\nfile_contexts %d\nfile_members %d\n",
+		   live.files, live.ucontexts, live.umembers);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rdma_mcm_live);

@@ -35,6 +35,7 @@ void rdma_mcm_debugfs_exit(void);
 /* rdma_mcm_cdev.c: the /dev/rdma_mcm misc device */
 int rdma_mcm_cdev_register(void);
 void rdma_mcm_cdev_unregister(void);
+extern const struct file_operations rdma_mcm_cdev_fops;	/* for KUnit */
 
 /**
  * struct rdma_mcm_backend - the rdma_cm and verbs calls the manager makes
@@ -262,9 +263,13 @@ struct rdma_mcm_live {
 	int contexts;
 	int members;
 	int slots;
+	int files;		/* the char device's: open files, */
+	int ucontexts;		/* their contexts */
+	int umembers;		/* and their memberships */
 };
 
 void rdma_mcm_live_objects(struct rdma_mcm_live *live);
+void rdma_mcm_cdev_live_objects(struct rdma_mcm_live *live);
 
 /*
  * Fault injection. Every allocation on the open, join and create-context

@@ -11,14 +11,18 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/igmp.h>
 #include <linux/inet.h>
 #include <linux/inetdevice.h>
+#include <linux/mman.h>
 #include <linux/netdevice.h>
+#include <linux/uaccess.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/rdma_mcm.h>
+#include <uapi/rdma/rdma_mcm_abi.h>
 
 #include "../drivers/rdma_mcm_internal.h"
 #include "rdma_mcm_test_rxe.h"
@@ -227,6 +231,9 @@ static void test_live_objects_zero(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live.contexts, 0);
 	KUNIT_EXPECT_EQ(test, live.members, 0);
 	KUNIT_EXPECT_EQ(test, live.slots, 0);
+	KUNIT_EXPECT_EQ(test, live.files, 0);
+	KUNIT_EXPECT_EQ(test, live.ucontexts, 0);
+	KUNIT_EXPECT_EQ(test, live.umembers, 0);
 }
 
 /* A context needs an address with an RDMA device behind it. */
@@ -347,6 +354,153 @@ static void mcm_real_device_removal(struct kunit *test)
 	test_live_objects_zero(test);
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/* An ioctl on the test's file with its argument in the test's user memory */
+static int test_ioctl(struct kunit *test, struct file *filp, unsigned int cmd,
+		      void *arg, size_t len, void __user *uarg)
+{
+	long ret;
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(uarg, arg, len), 0);
+	ret = rdma_mcm_cdev_fops.unlocked_ioctl(filp, cmd, (unsigned long)uarg);
+	KUNIT_ASSERT_EQ(test, copy_from_user(arg, uarg, len), 0);
+	return ret;
+}
+
+static void test_join_arg(struct kunit *test, struct rdma_mcm_join *j,
+			  u32 ctx_id, const char *group, u32 flags)
+{
+	memset(j, 0, sizeof(*j));
+	j->ctx_id = ctx_id;
+	j->join_flags = flags;
+	j->addr_len = sizeof(struct sockaddr_in);
+	test_sockaddr_in(test, (struct sockaddr_in *)j->addr, group);
+}
+
+/*
+ * One pass through /dev/rdma_mcm's file operations on Soft-RoCE: open,
+ * CREATE_CTX, two JOINs, a BATCH_JOIN of two, a LEAVE, release. A step
+ * that fails must fail with -ENOMEM (for a batch: an entry's result) and
+ * then work when retried. Returns how many steps failed.
+ */
+static int test_cdev_pass(struct kunit *test, void __user *umem)
+{
+	struct rdma_mcm_join_entry je[2] = {};
+	struct rdma_mcm_create_ctx cc = {};
+	struct rdma_mcm_batch b = {};
+	struct rdma_mcm_leave l = {};
+	struct rdma_mcm_join j;
+	struct file *filp;
+	int i, ret, failed = 0;
+
+	filp = kunit_kzalloc(test, sizeof(*filp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, filp);
+	ret = rdma_mcm_cdev_fops.open(NULL, filp);
+	if (ret) {
+		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+		return 1;
+	}
+
+	cc.src_len = sizeof(struct sockaddr_in);
+	test_sockaddr_in(test, (struct sockaddr_in *)cc.src, TEST_DUMMY_ADDR);
+	ret = test_ioctl(test, filp, RDMA_MCM_IOC_CREATE_CTX, &cc, sizeof(cc),
+			 umem);
+	if (ret) {
+		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+		failed++;
+		ret = test_ioctl(test, filp, RDMA_MCM_IOC_CREATE_CTX, &cc,
+				 sizeof(cc), umem);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "CREATE_CTX retried");
+	}
+
+	for (i = 0; i < 2; i++) {
+		test_join_arg(test, &j, cc.ctx_id, i ? "239.1.9.2" : "239.1.9.1",
+			      i ? RDMA_MCM_JOIN_SENDONLY_FULLMEMBER :
+				  RDMA_MCM_JOIN_FULLMEMBER);
+		ret = test_ioctl(test, filp, RDMA_MCM_IOC_JOIN, &j, sizeof(j),
+				 umem);
+		if (ret) {
+			KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+			failed++;
+			ret = test_ioctl(test, filp, RDMA_MCM_IOC_JOIN, &j,
+					 sizeof(j), umem);
+			KUNIT_EXPECT_EQ_MSG(test, ret, 0, "JOIN retried");
+		}
+	}
+
+	for (i = 0; i < 2; i++) {
+		je[i].join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
+		je[i].addr_len = sizeof(struct sockaddr_in);
+		test_sockaddr_in(test, (struct sockaddr_in *)je[i].addr,
+				 i ? "239.1.9.4" : "239.1.9.3");
+	}
+	KUNIT_ASSERT_EQ(test, copy_to_user(umem + 1024, je, sizeof(je)), 0);
+	b.ctx_id = cc.ctx_id;
+	b.count = 2;
+	b.entry_size = sizeof(je[0]);
+	b.entries = (uintptr_t)(umem + 1024);
+	ret = test_ioctl(test, filp, RDMA_MCM_IOC_BATCH_JOIN, &b, sizeof(b),
+			 umem);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(je, umem + 1024, sizeof(je)), 0);
+	for (i = 0; i < 2; i++) {
+		if (!je[i].result)
+			continue;
+		KUNIT_EXPECT_EQ(test, je[i].result, -ENOMEM);
+		failed++;
+	}
+
+	/* leave the last single join: leaving allocates nothing */
+	l.ctx_id = cc.ctx_id;
+	l.handle = j.handle;
+	KUNIT_EXPECT_EQ(test, test_ioctl(test, filp, RDMA_MCM_IOC_LEAVE, &l,
+					 sizeof(l), umem), 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_cdev_fops.release(NULL, filp), 0);
+	return failed;
+}
+
+/*
+ * Fail each allocation of the char device's paths in turn, with the real
+ * rdma_cm below: every failure is one clean -ENOMEM and nothing leaks.
+ */
+static void mcm_cdev_alloc_failure_each_point(struct kunit *test)
+{
+	int verbose = rdma_mcm_fail_alloc_attr.verbose;
+	unsigned int n, left;
+	unsigned long umem;
+	int failed;
+
+	test_rxe_add(test);
+	umem = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, umem, 0, "no user memory for the test");
+	rdma_mcm_fail_alloc_attr.verbose = 0;
+	for (n = 1; n < 100; n++) {
+		WRITE_ONCE(current->fail_nth, n);
+		failed = test_cdev_pass(test, (void __user *)umem);
+		left = READ_ONCE(current->fail_nth);
+		WRITE_ONCE(current->fail_nth, 0);
+		test_live_objects_zero(test);
+		if (left) {
+			KUNIT_EXPECT_EQ(test, failed, 0);
+			break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, failed, 1,
+				    "allocation %u failed, not one step", n);
+	}
+	rdma_mcm_fail_alloc_attr.verbose = verbose;
+	kunit_info(test, "%u allocation points failed in turn\n", n - 1);
+	/* open 1, CREATE_CTX 2 + open's 4, each join 2 + 4 */
+	KUNIT_EXPECT_GE(test, n - 1, 7 + 4 * 6);
+	KUNIT_EXPECT_LT(test, n, 100);
+}
+#else
+static void mcm_cdev_alloc_failure_each_point(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+}
+#endif
+
 static struct kunit_case rdma_mcm_rdma_cm_cases[] = {
 	KUNIT_CASE(rdma_cm_ud_id_create_destroy),
 	KUNIT_CASE(rdma_cm_join_unbound_id_is_einval),
@@ -358,6 +512,7 @@ static struct kunit_case rdma_mcm_rdma_cm_cases[] = {
 	KUNIT_CASE(mcm_real_leave_cancels_join),
 	KUNIT_CASE(mcm_real_close_leaves_all),
 	KUNIT_CASE(mcm_real_device_removal),
+	KUNIT_CASE(mcm_cdev_alloc_failure_each_point),
 	{}
 };
 

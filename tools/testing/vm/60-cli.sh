@@ -21,7 +21,6 @@ in_igmp() { # in_igmp DEV GROUP
 not_in_igmp() { ! in_igmp "$@"; }
 igmp_groups() { awk '$1 ~ /^..0[67]..EF$/' /proc/net/igmp | wc -l; } # 239.6/7.x.x
 no_test_groups() { [ "$(igmp_groups)" -eq 0 ]; }
-live_zero() { [ "$(tr '\n' ' ' < $LIVE)" = "contexts 0 members 0 slots 0 " ]; }
 live_members() { awk '$1 == "members" { print $2 }' $LIVE; }
 running() { kill -0 "$1" 2>/dev/null; }
 not_running() { ! running "$1"; }

@@ -258,14 +258,17 @@ int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
  * @contexts: open contexts
  * @members: memberships not yet freed
  * @slots: rdma_cm_ids the manager holds
+ * @files: open files of the char device
+ * @ucontexts: the char device's contexts (of all files)
+ * @umembers: the char device's memberships (of all files)
  */
 struct rdma_mcm_live {
 	int contexts;
 	int members;
 	int slots;
-	int files;		/* the char device's: open files, */
-	int ucontexts;		/* their contexts */
-	int umembers;		/* and their memberships */
+	int files;
+	int ucontexts;
+	int umembers;
 };
 
 void rdma_mcm_live_objects(struct rdma_mcm_live *live);

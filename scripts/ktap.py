@@ -136,6 +136,22 @@ def scan_console(text):
     return [line for line in text.splitlines() if BAD_CONSOLE.search(line)]
 
 
+def crashed_before_tests(console, results):
+    """Did the kernel die while booting, before anything of rdma_mcm's ran?
+
+    True only when the guest wrote no result, its test runner never started
+    (it prints "=== rdma_mcm test" before the first test; nothing loads
+    rdma_mcm or the RDMA stack before that) and the console shows a panic
+    or an oops. vm-run then boots once more, keeping the crashed console:
+    seen once with Debian's 6.12 PREEMPT_RT kernel under TCG (an int3 oops
+    in sched_clock_cpu() two seconds into boot, no module loaded).
+    """
+    if results.strip():
+        return False
+    return "=== rdma_mcm test" not in console and \
+        ("Kernel panic" in console or "Oops" in console)
+
+
 def judge_vm_run(name, results_path, console_path, expected, timed_out):
     """Turn one VM boot into a Tally, printing each result."""
     try:

@@ -77,6 +77,25 @@ class KtapParse(unittest.TestCase):
         self.assertNotIn("module: modprobe", t.passed)
 
 
+class BootCrash(unittest.TestCase):
+    PANIC = "[ 2.0] Oops: int3: 0000 [#1] PREEMPT_RT SMP\n" \
+            "[ 2.1] Kernel panic - not syncing: Fatal exception\n"
+
+    def test_crash_before_the_runner_is_a_boot_crash(self):
+        self.assertTrue(ktap.crashed_before_tests(self.PANIC, ""))
+
+    def test_crash_once_tests_ran_is_not(self):
+        console = "=== rdma_mcm test 1/9: bench\n" + self.PANIC
+        self.assertFalse(ktap.crashed_before_tests(console, ""))
+
+    def test_crash_with_results_is_not(self):
+        self.assertFalse(ktap.crashed_before_tests(self.PANIC,
+                                                   "KTAP version 1\n"))
+
+    def test_quiet_boot_without_results_is_not(self):
+        self.assertFalse(ktap.crashed_before_tests("[ 1.0] booted\n", ""))
+
+
 class VmJudge(unittest.TestCase):
     def test_clean_run_passes(self):
         self.assertTrue(judge(GOOD).ok())

@@ -137,6 +137,31 @@ static void event(void)
 	F(rdma_mcm_event, port_num);
 	F(rdma_mcm_event, is_global);
 	F(rdma_mcm_event, reserved);
+	S(rdma_mcm_set_events);
+	F(rdma_mcm_set_events, event_mask);
+	F(rdma_mcm_set_events, event_size);
+	F(rdma_mcm_set_events, reserved);
+}
+
+/* The first version of each struct: what a kernel takes at the least */
+static void sizes_ver0(void)
+{
+	K(RDMA_MCM_VERSION_SIZE_VER0);
+	K(RDMA_MCM_CREATE_CTX_SIZE_VER0);
+	K(RDMA_MCM_DESTROY_CTX_SIZE_VER0);
+	K(RDMA_MCM_JOIN_SIZE_VER0);
+	K(RDMA_MCM_LEAVE_SIZE_VER0);
+	K(RDMA_MCM_MEMBER_SIZE_VER0);
+	K(RDMA_MCM_QUERY_SIZE_VER0);
+	K(RDMA_MCM_LIST_SIZE_VER0);
+	K(RDMA_MCM_JOIN_ENTRY_SIZE_VER0);
+	K(RDMA_MCM_LEAVE_ENTRY_SIZE_VER0);
+	K(RDMA_MCM_BATCH_SIZE_VER0);
+	K(RDMA_MCM_EVENT_SIZE_VER0);
+	K(RDMA_MCM_SET_EVENTS_SIZE_VER0);
+	K(RDMA_MCM_MAX_ENTRY_SIZE);
+	K(RDMA_MCM_MAX_BATCH);
+	K(RDMA_MCM_EVENTS_DEFAULT);
 }
 
 static void commands(void)
@@ -150,6 +175,7 @@ static void commands(void)
 	C(RDMA_MCM_IOC_LIST);
 	C(RDMA_MCM_IOC_BATCH_JOIN);
 	C(RDMA_MCM_IOC_BATCH_LEAVE);
+	C(RDMA_MCM_IOC_SET_EVENTS);
 	K(RDMA_MCM_ABI_VERSION);
 	K(RDMA_MCM_ADDR_SIZE);
 }
@@ -162,6 +188,7 @@ int main(void)
 	member();
 	batches();
 	event();
+	sizes_ver0();
 	commands();
 	return 0;
 }

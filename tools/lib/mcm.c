@@ -1,141 +1,208 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * librdmamcm: contexts, joins, leaves, query and list, one at a time and
- * in batches. Each wraps one ioctl and keeps the channel's membership
- * table and event queue in step with the kernel.
+ * librdmamcm: contexts, joins, leaves, query and list. Each wraps one
+ * ioctl and keeps the channel's membership table and event queue in step
+ * with the kernel, under the channel's lock. Batches are in batch.c.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rdma_mcm_priv.h"
 
-/* Return -1 with errno = -@ret when @ret is negative, else @ret. */
-static int result(int ret)
+/*
+ * LIBRDMAMCM_1.0 hands these structs to the application at these sizes.
+ * When the uapi header grows one, its functions keep the old size, and a
+ * new symbol version takes the new one: librdmamcm(7), "ABI growth".
+ */
+_Static_assert(sizeof(struct rdma_mcm_event) == MCM_API_EVENT_SIZE,
+	       "struct rdma_mcm_event grew: see librdmamcm(7), ABI growth");
+_Static_assert(sizeof(struct rdma_mcm_member) == MCM_API_MEMBER_SIZE,
+	       "struct rdma_mcm_member grew: see librdmamcm(7), ABI growth");
+_Static_assert(sizeof(struct rdma_mcm_join_entry) == MCM_API_JOIN_ENTRY_SIZE,
+	       "struct rdma_mcm_join_entry grew: see librdmamcm(7)");
+_Static_assert(sizeof(struct rdma_mcm_leave_entry) ==
+	       MCM_API_LEAVE_ENTRY_SIZE,
+	       "struct rdma_mcm_leave_entry grew: see librdmamcm(7)");
+
+MCM_WIRE(struct rdma_mcm_create_ctx, w_create_ctx);
+MCM_WIRE(struct rdma_mcm_destroy_ctx, w_destroy_ctx);
+MCM_WIRE(struct rdma_mcm_join, w_join);
+MCM_WIRE(struct rdma_mcm_leave, w_leave);
+MCM_WIRE(struct rdma_mcm_query, w_query);
+MCM_WIRE(struct rdma_mcm_list, w_list);
+
+static int destroy_ctx_ioctl(struct rdma_mcm_channel *ch, uint32_t ctx_id)
 {
-	if (ret < 0) {
-		errno = -ret;
-		return -1;
+	struct w_destroy_ctx d;
+
+	memset(&d, 0, sizeof(d));
+	d.s.ctx_id = ctx_id;
+	return mcm_ioctl(ch, RDMA_MCM_IOC_DESTROY_CTX, &d, sizeof(d));
+}
+
+static int create_ctx(struct rdma_mcm_channel *ch, const struct sockaddr *src,
+		      uint32_t *ctx_id)
+{
+	struct w_create_ctx c;
+	struct mcm_ctx *ctx;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	ret = mcm_addr_copy(src, c.s.src, &c.s.src_len);
+	if (ret)
+		return ret;
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	ret = mcm_ioctl(ch, RDMA_MCM_IOC_CREATE_CTX, &c, sizeof(c));
+	if (ret) {
+		free(ctx);
+		return ret;
 	}
-	return ret;
+	ctx->ctx_id = c.s.ctx_id;
+	ctx->next = ch->ctxs;
+	ch->ctxs = ctx;
+	*ctx_id = c.s.ctx_id;
+	return 0;
 }
 
 MCM_EXPORT int rdma_mcm_create_ctx(struct rdma_mcm_channel *ch,
 				   const struct sockaddr *src,
 				   uint32_t *ctx_id)
 {
-	struct rdma_mcm_create_ctx c;
 	int ret;
 
 	if (!ch || !src || !ctx_id)
-		return result(-EINVAL);
-	memset(&c, 0, sizeof(c));
-	ret = mcm_addr_copy(src, c.src, &c.src_len);
-	if (!ret)
-		ret = mcm_ioctl(ch, RDMA_MCM_IOC_CREATE_CTX, &c);
-	if (!ret)
-		*ctx_id = c.ctx_id;
-	return result(ret);
+		return mcm_result(-EINVAL);
+	pthread_mutex_lock(&ch->lock);
+	ret = create_ctx(ch, src, ctx_id);
+	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
+}
+
+static void forget_ctx(struct rdma_mcm_channel *ch, uint32_t ctx_id)
+{
+	struct mcm_ctx **pp, *c;
+
+	mcm_table_del_ctx(&ch->members, &ch->queue, ctx_id);
+	for (pp = &ch->ctxs; (c = *pp); pp = &c->next) {
+		if (c->ctx_id != ctx_id)
+			continue;
+		mcm_queue_purge(&ch->queue, &c->q);
+		*pp = c->next;
+		free(c);
+		return;
+	}
 }
 
 MCM_EXPORT int rdma_mcm_destroy_ctx(struct rdma_mcm_channel *ch,
 				    uint32_t ctx_id)
 {
-	struct rdma_mcm_destroy_ctx d = { .ctx_id = ctx_id };
 	int ret;
 
 	if (!ch)
-		return result(-EINVAL);
-	ret = mcm_ioctl(ch, RDMA_MCM_IOC_DESTROY_CTX, &d);
-	if (!ret) {
-		mcm_table_del_ctx(&ch->members, ctx_id);
-		mcm_queue_drop(&ch->queue, ctx_id, 0, 1);
-	}
-	return result(ret);
+		return mcm_result(-EINVAL);
+	pthread_mutex_lock(&ch->lock);
+	ret = destroy_ctx_ioctl(ch, ctx_id);
+	if (!ret)
+		forget_ctx(ch, ctx_id);
+	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
 }
 
 /* Leave by handle without touching errno or the table; for unwinding. */
-static void unjoin(struct rdma_mcm_channel *ch, uint32_t ctx_id,
-		   uint32_t handle)
+void mcm_unjoin(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+		uint32_t handle)
 {
-	struct rdma_mcm_leave l = { .ctx_id = ctx_id, .handle = handle };
+	struct w_leave l;
 	int saved = errno;
 
-	mcm_ioctl(ch, RDMA_MCM_IOC_LEAVE, &l);
-	mcm_queue_drop(&ch->queue, ctx_id, handle, 0);
+	memset(&l, 0, sizeof(l));
+	l.s.ctx_id = ctx_id;
+	l.s.handle = handle;
+	mcm_ioctl(ch, RDMA_MCM_IOC_LEAVE, &l, sizeof(l));
 	errno = saved;
+}
+
+int mcm_join_locked(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+		    const struct sockaddr *group, int join_flags,
+		    uint64_t cookie, uint32_t *handle)
+{
+	struct w_join j;
+	int ret;
+
+	if (!group || join_flags < 0)
+		return -EINVAL;
+	memset(&j, 0, sizeof(j));
+	j.s.cookie = cookie;
+	j.s.ctx_id = ctx_id;
+	j.s.join_flags = (uint32_t)join_flags;
+	ret = mcm_addr_copy(group, j.s.addr, &j.s.addr_len);
+	if (!ret)
+		ret = mcm_ioctl(ch, RDMA_MCM_IOC_JOIN, &j, sizeof(j));
+	if (ret)
+		return ret;
+	if (!mcm_table_add(&ch->members, ctx_id, j.s.handle, j.s.join_flags,
+			   group, &ret)) {
+		mcm_unjoin(ch, ctx_id, j.s.handle);
+		return ret;
+	}
+	if (handle)
+		*handle = j.s.handle;
+	return 0;
 }
 
 MCM_EXPORT int rdma_mcm_join(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			     const struct sockaddr *group, int join_flags,
 			     uint64_t cookie, uint32_t *handle)
 {
-	struct rdma_mcm_join j;
 	int ret;
 
-	if (!ch || !group || join_flags < 0)
-		return result(-EINVAL);
-	memset(&j, 0, sizeof(j));
-	j.cookie = cookie;
-	j.ctx_id = ctx_id;
-	j.join_flags = (uint32_t)join_flags;
-	ret = mcm_addr_copy(group, j.addr, &j.addr_len);
-	if (!ret)
-		ret = mcm_ioctl(ch, RDMA_MCM_IOC_JOIN, &j);
-	if (ret)
-		return result(ret);
-	ret = mcm_table_add(&ch->members, ctx_id, j.handle, j.join_flags,
-			    group);
-	if (ret) {
-		unjoin(ch, ctx_id, j.handle);
-		return result(ret);
-	}
-	if (handle)
-		*handle = j.handle;
-	return 0;
-}
-
-/*
- * The kernel left a membership (or says there is none): forget it and
- * drop its queued events. Returns how many were dropped.
- */
-static uint32_t forget(struct rdma_mcm_channel *ch, struct mcm_member *m)
-{
-	size_t n;
-
-	if (!m)
-		return 0;
-	n = mcm_queue_drop(&ch->queue, m->ctx_id, m->handle, 0);
-	mcm_table_del(&ch->members, m);
-	return (uint32_t)n;
+	if (!ch)
+		return mcm_result(-EINVAL);
+	pthread_mutex_lock(&ch->lock);
+	ret = mcm_join_locked(ch, ctx_id, group, join_flags, cookie, handle);
+	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
 }
 
 /* events_reported as the application saw it: less what the library dropped */
-static uint32_t seen(uint32_t reported, uint32_t dropped)
+uint32_t mcm_seen(uint32_t reported, uint32_t dropped)
 {
 	return reported > dropped ? reported - dropped : 0;
 }
 
-static struct mcm_member *lookup(struct rdma_mcm_channel *ch,
-				 uint32_t ctx_id, uint32_t handle,
-				 const struct sockaddr *group)
+int mcm_leave_locked(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+		     uint32_t handle, const struct sockaddr *group,
+		     uint32_t *events_reported)
 {
-	if (group)
-		return mcm_table_find_addr(&ch->members, ctx_id, group);
-	return mcm_table_find(&ch->members, ctx_id, handle);
-}
+	struct mcm_member *m;
+	struct w_leave l;
+	uint32_t dropped = 0;
+	int ret = 0;
 
-static int fill_leave(struct rdma_mcm_leave *l, uint32_t ctx_id,
-		      uint32_t handle, const struct sockaddr *group)
-{
-	memset(l, 0, sizeof(*l));
-	l->ctx_id = ctx_id;
-	l->handle = handle;
-	if (!group)
-		return 0;
-	l->flags = RDMA_MCM_LEAVE_BY_ADDR;
-	return mcm_addr_copy(group, l->addr, &l->addr_len);
+	memset(&l, 0, sizeof(l));
+	l.s.ctx_id = ctx_id;
+	l.s.handle = handle;
+	if (group) {
+		l.s.flags = RDMA_MCM_LEAVE_BY_ADDR;
+		ret = mcm_addr_copy(group, l.s.addr, &l.s.addr_len);
+	}
+	if (!ret)
+		ret = mcm_ioctl(ch, RDMA_MCM_IOC_LEAVE, &l, sizeof(l));
+	if (ret && ret != -EADDRNOTAVAIL)
+		return ret;
+	/* left, or the kernel has no such membership: forget it */
+	if (group)
+		m = mcm_table_find_addr(&ch->members, ctx_id, group);
+	else
+		m = mcm_table_find(&ch->members, ctx_id, handle);
+	if (m)
+		dropped = mcm_table_del(&ch->members, &ch->queue, m);
+	if (!ret && events_reported)
+		*events_reported = mcm_seen(l.s.events_reported, dropped);
+	return ret;
 }
 
 MCM_EXPORT int rdma_mcm_leave_ex(struct rdma_mcm_channel *ch,
@@ -143,26 +210,14 @@ MCM_EXPORT int rdma_mcm_leave_ex(struct rdma_mcm_channel *ch,
 				 const struct sockaddr *group,
 				 uint32_t *events_reported)
 {
-	struct rdma_mcm_leave l;
-	struct mcm_member *m;
-	uint32_t dropped;
 	int ret;
 
 	if (!ch || (group && handle))
-		return result(-EINVAL);
-	ret = fill_leave(&l, ctx_id, handle, group);
-	if (ret)
-		return result(ret);
-	ret = mcm_ioctl(ch, RDMA_MCM_IOC_LEAVE, &l);
-	m = lookup(ch, ctx_id, handle, group);
-	if (ret && ret != -EADDRNOTAVAIL)
-		return result(ret);
-	dropped = forget(ch, m);
-	if (ret)
-		return result(ret);
-	if (events_reported)
-		*events_reported = seen(l.events_reported, dropped);
-	return 0;
+		return mcm_result(-EINVAL);
+	pthread_mutex_lock(&ch->lock);
+	ret = mcm_leave_locked(ch, ctx_id, handle, group, events_reported);
+	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
 }
 
 MCM_EXPORT int rdma_mcm_leave(struct rdma_mcm_channel *ch, uint32_t ctx_id,
@@ -175,196 +230,96 @@ MCM_EXPORT int rdma_mcm_leave_addr(struct rdma_mcm_channel *ch,
 				   uint32_t ctx_id,
 				   const struct sockaddr *group)
 {
-	if (!group) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (!group)
+		return mcm_result(-EINVAL);
 	return rdma_mcm_leave_ex(ch, ctx_id, 0, group, NULL);
 }
 
 /* The membership's events the library holds do not count as reported. */
-static void fix_member(struct rdma_mcm_channel *ch, uint32_t ctx_id,
-		       struct rdma_mcm_member *mb)
+void mcm_fix_member(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+		    struct rdma_mcm_member *mb)
 {
-	size_t q = mcm_queue_count(&ch->queue, ctx_id, mb->handle);
+	struct mcm_member *m = mcm_table_find(&ch->members, ctx_id,
+					      mb->handle);
 
-	mb->events_reported = seen(mb->events_reported, (uint32_t)q);
+	if (m)
+		mb->events_reported = mcm_seen(mb->events_reported, m->q.count);
 }
 
 MCM_EXPORT int rdma_mcm_query(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			      uint32_t handle, struct rdma_mcm_member *out)
 {
-	struct rdma_mcm_query q;
+	struct w_query q;
 	int ret;
 
 	if (!ch || !out)
-		return result(-EINVAL);
+		return mcm_result(-EINVAL);
 	memset(&q, 0, sizeof(q));
-	q.ctx_id = ctx_id;
-	q.handle = handle;
-	ret = mcm_ioctl(ch, RDMA_MCM_IOC_QUERY, &q);
+	q.s.ctx_id = ctx_id;
+	q.s.handle = handle;
+	pthread_mutex_lock(&ch->lock);
+	ret = mcm_ioctl(ch, RDMA_MCM_IOC_QUERY, &q, sizeof(q));
+	if (!ret)
+		mcm_fix_member(ch, ctx_id, &q.s.member);
+	pthread_mutex_unlock(&ch->lock);
 	if (ret)
-		return result(ret);
-	fix_member(ch, ctx_id, &q.member);
-	*out = q.member;
+		return mcm_result(ret);
+	memcpy(out, &q.s.member, MCM_API_MEMBER_SIZE);
 	return 0;
+}
+
+/* Entries of one LIST through a bounce buffer (test builds that grow) */
+#define MCM_LIST_BOUNCE	256
+
+static int list(struct rdma_mcm_channel *ch, uint32_t ctx_id, uint32_t start,
+		struct rdma_mcm_member *out, unsigned int max, uint32_t *next)
+{
+	const int direct = sizeof(struct mcm_wire_member) == MCM_API_MEMBER_SIZE;
+	struct mcm_wire_member *buf = NULL;
+	struct w_list l;
+	uint32_t i;
+	int ret;
+
+	memset(&l, 0, sizeof(l));
+	l.s.ctx_id = ctx_id;
+	l.s.start = start;
+	l.s.count = max > INT_MAX ? INT_MAX : max;
+	l.s.entry_size = sizeof(struct mcm_wire_member);
+	l.s.entries = (uintptr_t)out;
+	if (!direct && max) {
+		if (l.s.count > MCM_LIST_BOUNCE)
+			l.s.count = MCM_LIST_BOUNCE;
+		buf = calloc(l.s.count, sizeof(*buf));
+		if (!buf)
+			return -ENOMEM;
+		l.s.entries = (uintptr_t)buf;
+	}
+	ret = mcm_ioctl(ch, RDMA_MCM_IOC_LIST, &l, sizeof(l));
+	if (!ret && l.s.count > max)
+		ret = -EPROTO;
+	for (i = 0; !ret && i < l.s.count; i++) {
+		if (buf)
+			memcpy(&out[i], &buf[i].s, MCM_API_MEMBER_SIZE);
+		mcm_fix_member(ch, ctx_id, &out[i]);
+	}
+	free(buf);
+	if (ret)
+		return ret;
+	if (next)
+		*next = l.s.next;
+	return (int)l.s.count;
 }
 
 MCM_EXPORT int rdma_mcm_list(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			     uint32_t start, struct rdma_mcm_member *out,
 			     unsigned int max, uint32_t *next)
 {
-	struct rdma_mcm_list l;
-	uint32_t i;
 	int ret;
 
 	if (!ch || (!out && max))
-		return result(-EINVAL);
-	memset(&l, 0, sizeof(l));
-	l.entries = (uintptr_t)out;
-	l.ctx_id = ctx_id;
-	l.start = start;
-	l.count = max > INT_MAX ? INT_MAX : max;
-	l.entry_size = sizeof(*out);
-	ret = mcm_ioctl(ch, RDMA_MCM_IOC_LIST, &l);
-	if (ret)
-		return result(ret);
-	if (l.count > max)
-		return result(-EPROTO);
-	for (i = 0; i < l.count; i++)
-		fix_member(ch, ctx_id, &out[i]);
-	if (next)
-		*next = l.next;
-	return (int)l.count;
-}
-
-/* addr_len 0 in a batch entry: take it from the address family */
-static void entry_addr_len(const uint8_t *addr, uint32_t *addr_len)
-{
-	struct sockaddr_storage ss;
-
-	if (*addr_len)
-		return;
-	memcpy(&ss, addr, sizeof(ss) < RDMA_MCM_ADDR_SIZE ?
-	       sizeof(ss) : RDMA_MCM_ADDR_SIZE);
-	*addr_len = (uint32_t)mcm_addr_len((struct sockaddr *)&ss);
-}
-
-static const struct sockaddr *entry_sa(const uint8_t *addr,
-				       struct sockaddr_storage *ss)
-{
-	memset(ss, 0, sizeof(*ss));
-	memcpy(ss, addr, sizeof(*ss) < RDMA_MCM_ADDR_SIZE ?
-	       sizeof(*ss) : RDMA_MCM_ADDR_SIZE);
-	return (const struct sockaddr *)ss;
-}
-
-/* Run one batch ioctl of @n entries; returns entries done or -errno. */
-static int batch(struct rdma_mcm_channel *ch, unsigned long req,
-		 uint32_t ctx_id, void *entries, uint32_t n, size_t size)
-{
-	struct rdma_mcm_batch b;
-	int ret;
-
-	memset(&b, 0, sizeof(b));
-	b.entries = (uintptr_t)entries;
-	b.ctx_id = ctx_id;
-	b.count = n;
-	b.entry_size = (uint32_t)size;
-	ret = mcm_ioctl(ch, req, &b);
-	if (b.done > n)
-		return -EPROTO;
-	if (ret && !b.done)
-		return ret;
-	return (int)b.done;
-}
-
-static void joined_entry(struct rdma_mcm_channel *ch, uint32_t ctx_id,
-			 struct rdma_mcm_join_entry *e)
-{
-	struct sockaddr_storage ss;
-	int ret;
-
-	if (e->result)
-		return;
-	ret = mcm_table_add(&ch->members, ctx_id, e->handle, e->join_flags,
-			    entry_sa(e->addr, &ss));
-	if (ret) {
-		unjoin(ch, ctx_id, e->handle);
-		e->result = ret;
-		e->handle = 0;
-	}
-}
-
-MCM_EXPORT int rdma_mcm_join_batch(struct rdma_mcm_channel *ch,
-				   uint32_t ctx_id,
-				   struct rdma_mcm_join_entry *entries,
-				   unsigned int n)
-{
-	unsigned int done = 0, i, chunk;
-	int ret;
-
-	if (!ch || (!entries && n) || n > INT_MAX)
-		return result(-EINVAL);
-	for (i = 0; i < n; i++)
-		entry_addr_len(entries[i].addr, &entries[i].addr_len);
-	while (done < n) {
-		chunk = n - done > MCM_MAX_BATCH ? MCM_MAX_BATCH : n - done;
-		ret = batch(ch, RDMA_MCM_IOC_BATCH_JOIN, ctx_id,
-			    entries + done, chunk, sizeof(*entries));
-		if (ret < 0)
-			return done ? (int)done : result(ret);
-		for (i = done; i < done + (unsigned int)ret; i++)
-			joined_entry(ch, ctx_id, &entries[i]);
-		done += (unsigned int)ret;
-		if ((unsigned int)ret < chunk)
-			break;
-	}
-	return (int)done;
-}
-
-static void left_entry(struct rdma_mcm_channel *ch, uint32_t ctx_id,
-		       struct rdma_mcm_leave_entry *e)
-{
-	const struct sockaddr *group = NULL;
-	struct sockaddr_storage ss;
-	struct mcm_member *m;
-	uint32_t dropped;
-
-	if (e->result && e->result != -EADDRNOTAVAIL)
-		return;
-	if (e->flags & RDMA_MCM_LEAVE_BY_ADDR)
-		group = entry_sa(e->addr, &ss);
-	m = lookup(ch, ctx_id, e->handle, group);
-	dropped = forget(ch, m);
-	if (!e->result)
-		e->events_reported = seen(e->events_reported, dropped);
-}
-
-MCM_EXPORT int rdma_mcm_leave_batch(struct rdma_mcm_channel *ch,
-				    uint32_t ctx_id,
-				    struct rdma_mcm_leave_entry *entries,
-				    unsigned int n)
-{
-	unsigned int done = 0, i, chunk;
-	int ret;
-
-	if (!ch || (!entries && n) || n > INT_MAX)
-		return result(-EINVAL);
-	for (i = 0; i < n; i++)
-		if (entries[i].flags & RDMA_MCM_LEAVE_BY_ADDR)
-			entry_addr_len(entries[i].addr, &entries[i].addr_len);
-	while (done < n) {
-		chunk = n - done > MCM_MAX_BATCH ? MCM_MAX_BATCH : n - done;
-		ret = batch(ch, RDMA_MCM_IOC_BATCH_LEAVE, ctx_id,
-			    entries + done, chunk, sizeof(*entries));
-		if (ret < 0)
-			return done ? (int)done : result(ret);
-		for (i = done; i < done + (unsigned int)ret; i++)
-			left_entry(ch, ctx_id, &entries[i]);
-		done += (unsigned int)ret;
-		if ((unsigned int)ret < chunk)
-			break;
-	}
-	return (int)done;
+		return mcm_result(-EINVAL);
+	pthread_mutex_lock(&ch->lock);
+	ret = list(ch, ctx_id, start, out, max, next);
+	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
 }

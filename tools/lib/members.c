@@ -75,6 +75,18 @@ static int grow(struct mcm_table *t)
 	return 0;
 }
 
+static void free_member(struct mcm_member *m)
+{
+	struct mcm_attach *a, *next;
+
+	for (a = m->attached; a; a = next) {
+		next = a->next;
+		free(a);
+	}
+	free(m);
+}
+
+/* Free every membership; the caller has freed the queue first. */
 void mcm_table_free(struct mcm_table *t)
 {
 	struct mcm_member *m, *next;
@@ -83,7 +95,7 @@ void mcm_table_free(struct mcm_table *t)
 	for (i = 0; i < t->nbuckets; i++) {
 		for (m = t->by_handle[i]; m; m = next) {
 			next = m->next_h;
-			free(m);
+			free_member(m);
 		}
 	}
 	free(t->by_handle);
@@ -91,32 +103,30 @@ void mcm_table_free(struct mcm_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Returns 0, -ENOMEM, or the errors of mcm_addr_key(). */
-int mcm_table_add(struct mcm_table *t, uint32_t ctx_id, uint32_t handle,
-		  uint32_t join_flags, const struct sockaddr *group)
+/* The new membership, or NULL with *@err -ENOMEM or mcm_addr_key()'s. */
+struct mcm_member *mcm_table_add(struct mcm_table *t, uint32_t ctx_id,
+				 uint32_t handle, uint32_t join_flags,
+				 const struct sockaddr *group, int *err)
 {
 	struct mcm_member *m;
-	int ret;
 
-	if (t->count >= t->nbuckets) {
-		ret = grow(t);
-		if (ret)
-			return ret;
-	}
+	*err = -ENOMEM;
+	if (t->count >= t->nbuckets && grow(t))
+		return NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return -ENOMEM;
-	ret = mcm_addr_key(group, m->key, &m->key_len);
-	if (ret) {
+		return NULL;
+	*err = mcm_addr_key(group, m->key, &m->key_len);
+	if (*err) {
 		free(m);
-		return ret;
+		return NULL;
 	}
 	m->ctx_id = ctx_id;
 	m->handle = handle;
 	m->join_flags = join_flags;
 	link_member(t, m);
 	t->count++;
-	return 0;
+	return m;
 }
 
 struct mcm_member *mcm_table_find(struct mcm_table *t, uint32_t ctx_id,
@@ -165,13 +175,22 @@ static void unlink_member(struct mcm_table *t, struct mcm_member *m)
 	t->count--;
 }
 
-void mcm_table_del(struct mcm_table *t, struct mcm_member *m)
+/*
+ * Forget a membership the kernel no longer has, and drop the events of it
+ * the library holds. Returns how many were dropped.
+ */
+uint32_t mcm_table_del(struct mcm_table *t, struct mcm_queue *q,
+		       struct mcm_member *m)
 {
+	uint32_t n = mcm_queue_purge(q, &m->q);
+
 	unlink_member(t, m);
-	free(m);
+	free_member(m);
+	return n;
 }
 
-void mcm_table_del_ctx(struct mcm_table *t, uint32_t ctx_id)
+void mcm_table_del_ctx(struct mcm_table *t, struct mcm_queue *q,
+		       uint32_t ctx_id)
 {
 	struct mcm_member *m, *next;
 	size_t i;
@@ -180,7 +199,7 @@ void mcm_table_del_ctx(struct mcm_table *t, uint32_t ctx_id)
 		for (m = t->by_handle[i]; m; m = next) {
 			next = m->next_h;
 			if (m->ctx_id == ctx_id)
-				mcm_table_del(t, m);
+				mcm_table_del(t, q, m);
 		}
 	}
 }

@@ -1,121 +1,231 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * librdmamcm: the channel's queue of events read from the kernel and not
- * yet returned to the application (a ring that grows; events are never
- * dropped except by a leave or a destroy of their context).
+ * yet returned to the application.
+ *
+ * One FIFO of records in the order the kernel gave them, and one FIFO per
+ * owner (membership or context) of its live records. Taking a
+ * membership's event out of order (join_sync) or purging an owner (leave,
+ * destroy_ctx) marks its records dead through the owner's FIFO, at a cost
+ * that does not depend on how many events the channel holds; dead records
+ * are freed when they reach the head of the channel's FIFO.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rdma_mcm_priv.h"
 
-#define MCM_QUEUE_MIN	32
+/* Spare records kept for the next read() */
+#define MCM_FREE_KEEP	256
 
-static struct rdma_mcm_event *slot(const struct mcm_queue *q, size_t i)
+static void free_list(struct mcm_rec *r)
 {
-	return &q->ev[(q->head + i) % q->cap];
+	struct mcm_rec *next;
+
+	for (; r; r = next) {
+		next = r->next;
+		free(r);
+	}
 }
 
 void mcm_queue_free(struct mcm_queue *q)
 {
-	free(q->ev);
+	free_list(q->head);
+	free_list(q->free);
 	memset(q, 0, sizeof(*q));
 }
 
-/* Make room for @n more events. Returns 0 or -ENOMEM. */
+/* Make sure @n records can be pushed. Returns 0 or -ENOMEM. */
 int mcm_queue_reserve(struct mcm_queue *q, size_t n)
 {
-	struct rdma_mcm_event *ev;
-	size_t cap = q->cap ? q->cap : MCM_QUEUE_MIN;
-	size_t i;
+	struct mcm_rec *r;
 
-	while (cap - q->len < n) {
-		if (cap > SIZE_MAX / 2 / sizeof(*ev))
+	while (q->nfree < n) {
+		r = malloc(sizeof(*r));
+		if (!r)
 			return -ENOMEM;
-		cap *= 2;
+		r->next = q->free;
+		q->free = r;
+		q->nfree++;
 	}
-	if (cap == q->cap)
-		return 0;
-	ev = calloc(cap, sizeof(*ev));
-	if (!ev)
-		return -ENOMEM;
-	for (i = 0; i < q->len; i++)
-		ev[i] = *slot(q, i);
-	free(q->ev);
-	q->ev = ev;
-	q->cap = cap;
-	q->head = 0;
 	return 0;
 }
 
-/* Append; the caller has reserved room. */
-void mcm_queue_push(struct mcm_queue *q, const struct rdma_mcm_event *ev)
+static void recycle(struct mcm_queue *q, struct mcm_rec *r)
 {
-	q->len++;
-	*slot(q, q->len - 1) = *ev;
+	if (q->nfree >= MCM_FREE_KEEP) {
+		free(r);
+		return;
+	}
+	r->next = q->free;
+	q->free = r;
+	q->nfree++;
 }
 
-int mcm_queue_pop(struct mcm_queue *q, struct rdma_mcm_event *ev)
+/*
+ * Append an event of @size bytes, zero-extended to the library's struct
+ * (or cut to it). The caller has reserved room. The record has no owner
+ * until mcm_queue_own().
+ */
+struct mcm_rec *mcm_queue_push(struct mcm_queue *q, const void *ev,
+			       size_t size)
 {
-	if (!q->len)
+	struct mcm_rec *r = q->free;
+
+	q->free = r->next;
+	q->nfree--;
+	memset(r, 0, sizeof(*r));
+	memcpy(&r->w, ev, size < sizeof(r->w) ? size : sizeof(r->w));
+	if (q->tail)
+		q->tail->next = r;
+	else
+		q->head = r;
+	q->tail = r;
+	q->live++;
+	return r;
+}
+
+void mcm_queue_own(struct mcm_rec *r, struct mcm_member *m,
+		   struct mcm_ctx *c)
+{
+	struct mcm_fifo *f = m ? &m->q : c ? &c->q : NULL;
+
+	r->m = m;
+	r->c = m ? NULL : c;
+	if (!f)
+		return;
+	if (f->tail)
+		f->tail->next_own = r;
+	else
+		f->head = r;
+	f->tail = r;
+	f->count++;
+}
+
+static struct mcm_fifo *owner_fifo(struct mcm_rec *r)
+{
+	if (r->m)
+		return &r->m->q;
+	return r->c ? &r->c->q : NULL;
+}
+
+/* Remove @r, its owner's oldest live record, from the owner's FIFO. */
+static void fifo_shift(struct mcm_queue *q, struct mcm_rec *r)
+{
+	struct mcm_fifo *f = owner_fifo(r);
+	struct mcm_rec *prev = NULL, *p;
+
+	if (!f)
+		return;
+	/* always the head; the walk only guards against a broken FIFO */
+	for (p = f->head; p && p != r; p = p->next_own) {
+		prev = p;
+		q->visits++;
+	}
+	if (!p)
+		return;
+	if (prev)
+		prev->next_own = r->next_own;
+	else
+		f->head = r->next_own;
+	if (f->tail == r)
+		f->tail = prev;
+	f->count--;
+}
+
+/* Free the dead records at the head of the channel's FIFO. */
+static void trim(struct mcm_queue *q)
+{
+	struct mcm_rec *r;
+
+	while ((r = q->head) && r->dead) {
+		q->visits++;
+		q->head = r->next;
+		if (!q->head)
+			q->tail = NULL;
+		recycle(q, r);
+	}
+}
+
+static int wanted(uint64_t types, uint32_t type)
+{
+	return type < 64 && (types >> type) & 1;
+}
+
+/*
+ * The oldest event not claimed by a join_sync, into @ev; 1 if there was
+ * one, else 0. Events of a type not in @types are dropped on the way.
+ */
+int mcm_queue_pop(struct mcm_queue *q, uint64_t types,
+		  struct mcm_wire_event *ev)
+{
+	struct mcm_rec *r, *prev = NULL, *next;
+
+	for (r = q->head; r; r = next) {
+		next = r->next;
+		q->visits++;
+		if (!r->dead && r->m && r->m->claimed) {
+			prev = r;
+			continue;
+		}
+		if (prev)
+			prev->next = next;
+		else
+			q->head = next;
+		if (q->tail == r)
+			q->tail = prev;
+		if (r->dead) {
+			recycle(q, r);
+			continue;
+		}
+		fifo_shift(q, r);
+		q->live--;
+		if (!wanted(types, r->w.s.event)) {
+			recycle(q, r);
+			continue;
+		}
+		*ev = r->w;
+		recycle(q, r);
+		return 1;
+	}
+	return 0;
+}
+
+/* The oldest event of membership @m into @ev; 1 if it had one, else 0. */
+int mcm_queue_take(struct mcm_queue *q, struct mcm_member *m,
+		   struct mcm_wire_event *ev)
+{
+	struct mcm_rec *r = m->q.head;
+
+	if (!r)
 		return 0;
-	*ev = *slot(q, 0);
-	q->head = (q->head + 1) % q->cap;
-	q->len--;
+	q->visits++;
+	m->q.head = r->next_own;
+	if (!m->q.head)
+		m->q.tail = NULL;
+	m->q.count--;
+	*ev = r->w;
+	r->dead = 1;
+	r->m = NULL;
+	q->live--;
+	trim(q);
 	return 1;
 }
 
-static int match(const struct rdma_mcm_event *ev, uint32_t ctx_id,
-		 uint32_t handle, int any_handle)
+/* Drop every event of an owner; returns how many there were. */
+uint32_t mcm_queue_purge(struct mcm_queue *q, struct mcm_fifo *f)
 {
-	return ev->ctx_id == ctx_id && (any_handle || ev->handle == handle);
-}
+	uint32_t n = f->count;
+	struct mcm_rec *r;
 
-/* Keep the events that do not match, in order; returns how many went. */
-static size_t filter(struct mcm_queue *q, uint32_t ctx_id, uint32_t handle,
-		     int any_handle, struct rdma_mcm_event *first,
-		     size_t limit)
-{
-	size_t i, kept = 0, gone = 0;
-
-	for (i = 0; i < q->len; i++) {
-		struct rdma_mcm_event *ev = slot(q, i);
-
-		if (gone < limit && match(ev, ctx_id, handle, any_handle)) {
-			if (first && !gone)
-				*first = *ev;
-			gone++;
-			continue;
-		}
-		if (kept != i)
-			*slot(q, kept) = *ev;
-		kept++;
+	for (r = f->head; r; r = r->next_own) {
+		q->visits++;
+		r->dead = 1;
+		r->m = NULL;
+		r->c = NULL;
+		q->live--;
 	}
-	q->len = kept;
-	return gone;
-}
-
-/* Remove the oldest event of (@ctx_id, @handle) into @ev; 1 if found. */
-int mcm_queue_take(struct mcm_queue *q, uint32_t ctx_id, uint32_t handle,
-		   struct rdma_mcm_event *ev)
-{
-	return filter(q, ctx_id, handle, 0, ev, 1) == 1;
-}
-
-/* Drop every event of (@ctx_id, @handle), or of @ctx_id if @any_handle. */
-size_t mcm_queue_drop(struct mcm_queue *q, uint32_t ctx_id, uint32_t handle,
-		      int any_handle)
-{
-	return filter(q, ctx_id, handle, any_handle, NULL, SIZE_MAX);
-}
-
-size_t mcm_queue_count(const struct mcm_queue *q, uint32_t ctx_id,
-		       uint32_t handle)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < q->len; i++)
-		n += match(slot(q, i), ctx_id, handle, 0);
+	memset(f, 0, sizeof(*f));
+	trim(q);
 	return n;
 }

@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * librdmamcm internals: the channel, its event queue and its membership
- * table. Nothing here is exported from librdmamcm.so; the host unit tests
- * link librdmamcm.a and replace rdma_mcm_io to run without a kernel.
+ * librdmamcm internals: the channel, its event queue, its membership
+ * table and its contexts. Nothing here is exported from librdmamcm.so or
+ * librdmamcm.a; the host unit tests link the objects and replace
+ * rdma_mcm_io to run without a kernel.
+ *
+ * Locking: every field of struct rdma_mcm_channel below "lock" is
+ * protected by it. It is held across each ioctl together with the
+ * bookkeeping that goes with it, and across each non-blocking read(); it
+ * is never held while waiting (poll(2), the condition variable).
  */
 #ifndef RDMA_MCM_PRIV_H
 #define RDMA_MCM_PRIV_H
 
+#include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -26,7 +34,44 @@
 /* Events read from the kernel in one read() */
 #define MCM_READ_BATCH	16
 /* The kernel's limit on entries in one batch ioctl */
-#define MCM_MAX_BATCH	65536
+#define MCM_MAX_BATCH	RDMA_MCM_MAX_BATCH
+
+/*
+ * The sizes of the structs the application shares with the library, as
+ * LIBRDMAMCM_1.0 defines them. The functions of that version never read
+ * or write more of an application's struct, whatever the uapi header
+ * says later (librdmamcm(7), "ABI growth"); mcm.c checks at build time
+ * that the header still has these sizes.
+ */
+#define MCM_API_EVENT_SIZE	72
+#define MCM_API_MEMBER_SIZE	184
+#define MCM_API_JOIN_ENTRY_SIZE	152
+#define MCM_API_LEAVE_ENTRY_SIZE 152
+
+/*
+ * Test builds only. MCM_TEST_GROW=N makes every struct the library passes
+ * to the kernel N bytes longer, with a zero tail (and asks for events of
+ * that size), as a library built against a later uapi header does.
+ * MCM_TEST_OLD makes it skip RDMA_MCM_IOC_SET_EVENTS, as librdmamcm 0.2.0
+ * did. Neither changes a struct the application sees.
+ */
+#ifndef MCM_TEST_GROW
+#define MCM_TEST_GROW	0
+#endif
+#define MCM_WIRE(type, name)					\
+	struct name {						\
+		type s;						\
+		uint8_t tail[MCM_TEST_GROW];			\
+	}
+
+MCM_WIRE(struct rdma_mcm_event, mcm_wire_event);
+MCM_WIRE(struct rdma_mcm_member, mcm_wire_member);
+MCM_WIRE(struct rdma_mcm_join_entry, mcm_wire_join_entry);
+MCM_WIRE(struct rdma_mcm_leave_entry, mcm_wire_leave_entry);
+
+/* The event types this library knows */
+#define MCM_EVENTS_KNOWN	(RDMA_MCM_EVENTS_DEFAULT | \
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED))
 
 /**
  * struct rdma_mcm_io - how a channel talks to its device
@@ -49,12 +94,48 @@ extern MCM_HIDDEN const struct rdma_mcm_io *rdma_mcm_io;
 extern MCM_HIDDEN void *rdma_mcm_io_priv;
 extern MCM_HIDDEN const struct rdma_mcm_io rdma_mcm_dev_io;
 
-/* Events read from the kernel but not yet returned to the application */
+struct mcm_member;
+struct mcm_ctx;
+
+/*
+ * An event read from the kernel. It sits in the channel's FIFO and in its
+ * owner's (a membership's, or for an event of a context or of a
+ * membership the library does not know, the context's). Taking an event
+ * out of order, or purging an owner, only marks records dead: the FIFO
+ * frees them when they reach its head. So a leave costs the events of
+ * that membership, not the channel's backlog.
+ */
+struct mcm_rec {
+	struct mcm_rec *next;		/* in the channel's FIFO */
+	struct mcm_rec *next_own;	/* in its owner's FIFO */
+	struct mcm_member *m;		/* owner, or NULL */
+	struct mcm_ctx *c;		/* owner, or NULL */
+	int dead;
+	struct mcm_wire_event w;
+};
+
+/* An owner's live events, oldest first */
+struct mcm_fifo {
+	struct mcm_rec *head;
+	struct mcm_rec *tail;
+	uint32_t count;
+};
+
 struct mcm_queue {
-	struct rdma_mcm_event *ev;
-	size_t cap;
-	size_t head;
-	size_t len;
+	struct mcm_rec *head;		/* oldest record, live or dead */
+	struct mcm_rec *tail;
+	struct mcm_rec *free;		/* spare records */
+	size_t nfree;
+	size_t live;			/* records not dead */
+	unsigned long visits;		/* records looked at (tests) */
+};
+
+/* A QP that rdma_mcm_attach_qp() attached to a membership's group */
+struct mcm_attach {
+	struct mcm_attach *next;
+	struct ibv_qp *qp;
+	uint8_t mgid[16];
+	uint16_t mlid;
 };
 
 /* A membership this channel created and has not left */
@@ -66,6 +147,9 @@ struct mcm_member {
 	uint32_t join_flags;
 	uint32_t key_len;
 	uint8_t key[16];		/* group address bytes, port left out */
+	struct mcm_fifo q;		/* its events the library holds */
+	int claimed;			/* join_sync waits for its event */
+	struct mcm_attach *attached;	/* QPs attached through the library */
 };
 
 struct mcm_table {
@@ -75,47 +159,83 @@ struct mcm_table {
 	size_t count;
 };
 
+/* A context of this channel */
+struct mcm_ctx {
+	struct mcm_ctx *next;
+	uint32_t ctx_id;
+	struct mcm_fifo q;		/* its own events, and orphans' */
+};
+
 struct rdma_mcm_channel {
 	int fd;
+	int wake_fd;			/* eventfd: kicks the thread in poll() */
 	int flags;			/* O_NONBLOCK as the application asked */
 	uint32_t abi_version;
+	uint32_t ev_size;		/* bytes per event read() returns */
+	uint64_t kernel_events;		/* types the kernel delivers */
 	const struct rdma_mcm_io *io;
 	void *io_priv;
+
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* the queue changed, or no poller */
+	int poller;			/* a thread waits in poll() */
+	uint64_t app_events;		/* types the application asked for */
 	struct mcm_queue queue;
 	struct mcm_table members;
+	struct mcm_ctx *ctxs;
 };
 
 /* channel.c */
 MCM_HIDDEN int mcm_ioctl(struct rdma_mcm_channel *ch, unsigned long req,
-			 void *arg);
+			 void *arg, size_t size);
 MCM_HIDDEN int mcm_fill(struct rdma_mcm_channel *ch);
-MCM_HIDDEN int mcm_poll(struct rdma_mcm_channel *ch, int timeout_ms);
+MCM_HIDDEN void mcm_kick(struct rdma_mcm_channel *ch);
+MCM_HIDDEN struct mcm_ctx *mcm_ctx_find(struct rdma_mcm_channel *ch,
+					uint32_t ctx_id);
+
+/* mcm.c: with ch->lock held; 0 or -errno */
+MCM_HIDDEN int mcm_join_locked(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			       const struct sockaddr *group, int join_flags,
+			       uint64_t cookie, uint32_t *handle);
+MCM_HIDDEN int mcm_leave_locked(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+				uint32_t handle, const struct sockaddr *group,
+				uint32_t *events_reported);
+MCM_HIDDEN void mcm_unjoin(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			   uint32_t handle);
+MCM_HIDDEN uint32_t mcm_seen(uint32_t reported, uint32_t dropped);
+MCM_HIDDEN void mcm_fix_member(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			       struct rdma_mcm_member *mb);
 
 /* queue.c */
 MCM_HIDDEN void mcm_queue_free(struct mcm_queue *q);
 MCM_HIDDEN int mcm_queue_reserve(struct mcm_queue *q, size_t n);
-MCM_HIDDEN void mcm_queue_push(struct mcm_queue *q,
-			       const struct rdma_mcm_event *ev);
-MCM_HIDDEN int mcm_queue_pop(struct mcm_queue *q, struct rdma_mcm_event *ev);
-MCM_HIDDEN int mcm_queue_take(struct mcm_queue *q, uint32_t ctx_id,
-			      uint32_t handle, struct rdma_mcm_event *ev);
-MCM_HIDDEN size_t mcm_queue_drop(struct mcm_queue *q, uint32_t ctx_id,
-				 uint32_t handle, int any_handle);
-MCM_HIDDEN size_t mcm_queue_count(const struct mcm_queue *q, uint32_t ctx_id,
-				  uint32_t handle);
+MCM_HIDDEN struct mcm_rec *mcm_queue_push(struct mcm_queue *q,
+					  const void *ev, size_t size);
+MCM_HIDDEN void mcm_queue_own(struct mcm_rec *r, struct mcm_member *m,
+			      struct mcm_ctx *c);
+MCM_HIDDEN int mcm_queue_pop(struct mcm_queue *q, uint64_t types,
+			     struct mcm_wire_event *ev);
+MCM_HIDDEN int mcm_queue_take(struct mcm_queue *q, struct mcm_member *m,
+			      struct mcm_wire_event *ev);
+MCM_HIDDEN uint32_t mcm_queue_purge(struct mcm_queue *q,
+				    struct mcm_fifo *f);
 
 /* members.c */
 MCM_HIDDEN void mcm_table_free(struct mcm_table *t);
-MCM_HIDDEN int mcm_table_add(struct mcm_table *t, uint32_t ctx_id,
-			     uint32_t handle, uint32_t join_flags,
-			     const struct sockaddr *group);
+MCM_HIDDEN struct mcm_member *mcm_table_add(struct mcm_table *t,
+					    uint32_t ctx_id, uint32_t handle,
+					    uint32_t join_flags,
+					    const struct sockaddr *group,
+					    int *err);
 MCM_HIDDEN struct mcm_member *mcm_table_find(struct mcm_table *t,
 					     uint32_t ctx_id, uint32_t handle);
 MCM_HIDDEN struct mcm_member *mcm_table_find_addr(struct mcm_table *t,
 						  uint32_t ctx_id,
 						  const struct sockaddr *group);
-MCM_HIDDEN void mcm_table_del(struct mcm_table *t, struct mcm_member *m);
-MCM_HIDDEN void mcm_table_del_ctx(struct mcm_table *t, uint32_t ctx_id);
+MCM_HIDDEN uint32_t mcm_table_del(struct mcm_table *t, struct mcm_queue *q,
+				  struct mcm_member *m);
+MCM_HIDDEN void mcm_table_del_ctx(struct mcm_table *t, struct mcm_queue *q,
+				  uint32_t ctx_id);
 
 /* addr.c */
 MCM_HIDDEN size_t mcm_addr_len(const struct sockaddr *sa);
@@ -124,5 +244,15 @@ MCM_HIDDEN int mcm_addr_key(const struct sockaddr *sa, uint8_t key[16],
 MCM_HIDDEN int mcm_addr_copy(const struct sockaddr *sa, uint8_t *buf,
 			     uint32_t *len);
 MCM_HIDDEN int mcm_status_errno(int32_t status);
+
+/* Return -1 with errno = -@ret when @ret is negative, else @ret. */
+static inline int mcm_result(int ret)
+{
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
+}
 
 #endif /* RDMA_MCM_PRIV_H */

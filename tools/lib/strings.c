@@ -25,6 +25,8 @@ MCM_EXPORT const char *rdma_mcm_event_str(uint32_t event)
 		return "joined";
 	case RDMA_MCM_EVENT_ERROR:
 		return "error";
+	case RDMA_MCM_EVENT_DEVICE_REMOVED:
+		return "device-removed";
 	default:
 		return "unknown";
 	}

@@ -4,6 +4,7 @@
  * detach and leave, and build an address handle from a JOINED event.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <infiniband/verbs.h>
@@ -22,58 +23,118 @@ static int verbs_err(int ret)
 	return errno ? -errno : -EIO;
 }
 
+static int attach_qp(struct rdma_mcm_channel *ch, struct ibv_qp *qp,
+		     const struct rdma_mcm_event *joined)
+{
+	struct mcm_attach *a;
+	struct mcm_member *m;
+	union ibv_gid mgid;
+	int ret;
+
+	m = mcm_table_find(&ch->members, joined->ctx_id, joined->handle);
+	if (!m)
+		return -EADDRNOTAVAIL;
+	if (m->join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER)
+		return -EOPNOTSUPP;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	memcpy(mgid.raw, joined->mgid, sizeof(mgid.raw));
+	ret = verbs_err(ibv_attach_mcast(qp, &mgid, joined->mlid));
+	if (ret) {
+		free(a);
+		return ret;
+	}
+	/* remembered, so that leave_detach detaches whatever the state */
+	a->qp = qp;
+	memcpy(a->mgid, joined->mgid, sizeof(a->mgid));
+	a->mlid = joined->mlid;
+	a->next = m->attached;
+	m->attached = a;
+	return 0;
+}
+
 MCM_EXPORT int rdma_mcm_attach_qp(struct rdma_mcm_channel *ch,
 				  struct ibv_qp *qp,
 				  const struct rdma_mcm_event *joined)
 {
-	union ibv_gid mgid;
-	struct mcm_member *m;
 	int ret;
 
-	if (!ch || !qp || !joined || joined->event != RDMA_MCM_EVENT_JOINED) {
-		errno = EINVAL;
-		return -1;
+	if (!ch || !qp || !joined || joined->event != RDMA_MCM_EVENT_JOINED)
+		return mcm_result(-EINVAL);
+	pthread_mutex_lock(&ch->lock);
+	ret = attach_qp(ch, qp, joined);
+	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
+}
+
+/* Detach @qp from each group the library attached it to for @m. */
+static int detach_recorded(struct mcm_member *m, struct ibv_qp *qp)
+{
+	struct mcm_attach **pp = &m->attached, *a;
+	union ibv_gid mgid;
+	int found = 0;
+
+	while ((a = *pp)) {
+		if (a->qp != qp) {
+			pp = &a->next;
+			continue;
+		}
+		memcpy(mgid.raw, a->mgid, sizeof(mgid.raw));
+		ibv_detach_mcast(qp, &mgid, a->mlid);
+		*pp = a->next;
+		free(a);
+		found = 1;
 	}
-	m = mcm_table_find(&ch->members, joined->ctx_id, joined->handle);
-	if (!m) {
-		errno = EADDRNOTAVAIL;
-		return -1;
-	}
-	if (m->join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
-	memcpy(mgid.raw, joined->mgid, sizeof(mgid.raw));
-	ret = verbs_err(ibv_attach_mcast(qp, &mgid, joined->mlid));
-	if (ret) {
-		errno = -ret;
-		return -1;
-	}
-	return 0;
+	return found;
+}
+
+static int is_zero(const uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return 0;
+	return 1;
+}
+
+/*
+ * A QP the application attached itself: detach it from the group the
+ * kernel reports, if it reports one (joined, or in error after joining).
+ */
+static void detach_reported(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			    uint32_t handle, struct ibv_qp *qp)
+{
+	MCM_WIRE(struct rdma_mcm_query, w_query) q;
+	union ibv_gid mgid;
+
+	memset(&q, 0, sizeof(q));
+	q.s.ctx_id = ctx_id;
+	q.s.handle = handle;
+	if (mcm_ioctl(ch, RDMA_MCM_IOC_QUERY, &q, sizeof(q)) ||
+	    q.s.member.join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER ||
+	    is_zero(q.s.member.mgid, sizeof(q.s.member.mgid)))
+		return;
+	memcpy(mgid.raw, q.s.member.mgid, sizeof(mgid.raw));
+	ibv_detach_mcast(qp, &mgid, q.s.member.mlid);
 }
 
 MCM_EXPORT int rdma_mcm_leave_detach(struct rdma_mcm_channel *ch,
 				     uint32_t ctx_id, uint32_t handle,
 				     struct ibv_qp *qp)
 {
-	struct rdma_mcm_member mb;
-	union ibv_gid mgid;
+	struct mcm_member *m;
+	int ret;
 
-	if (!ch) {
-		errno = EINVAL;
-		return -1;
-	}
-	/*
-	 * Only a joined full member can have been attached. A failed detach
-	 * (the QP was not attached) does not stop the leave.
-	 */
-	if (qp && !rdma_mcm_query(ch, ctx_id, handle, &mb) &&
-	    mb.state == RDMA_MCM_STATE_JOINED &&
-	    mb.join_flags != RDMA_MCM_JOIN_SENDONLY_FULLMEMBER) {
-		memcpy(mgid.raw, mb.mgid, sizeof(mgid.raw));
-		ibv_detach_mcast(qp, &mgid, mb.mlid);
-	}
-	return rdma_mcm_leave(ch, ctx_id, handle);
+	if (!ch)
+		return mcm_result(-EINVAL);
+	pthread_mutex_lock(&ch->lock);
+	/* a failed detach (not attached) does not stop the leave */
+	m = mcm_table_find(&ch->members, ctx_id, handle);
+	if (qp && !(m && detach_recorded(m, qp)))
+		detach_reported(ch, ctx_id, handle, qp);
+	ret = mcm_leave_locked(ch, ctx_id, handle, NULL, NULL);
+	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
 }
 
 MCM_EXPORT int rdma_mcm_init_ah_attr(const struct rdma_mcm_event *joined,

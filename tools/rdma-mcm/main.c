@@ -3,9 +3,11 @@
  * rdma-mcm: command line tool for /dev/rdma_mcm, in the spirit of
  * iproute2's rdma tool. See rdma-mcm(8).
  *
- * Exit status: 0 success, 1 failure, 2 usage error.
+ * Exit status: 0 success, 1 failure, 2 usage error. With -j, everything
+ * it prints (errors on stderr included) is one JSON object per line.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +16,20 @@
 
 #include "rdma_mcm_cli.h"
 
+#ifndef MCM_VERSION
+#define MCM_VERSION	"unknown"
+#endif
+
+int cli_json;
+
 static const char usage_text[] =
 "Usage: rdma-mcm [-j] [-b ADDR] [-t SECONDS] COMMAND [ARGS]\n"
+"       rdma-mcm -h | --help | -V | --version\n"
 "\n"
 "  join GROUP... [--send-only]   join and print events until SIGINT or\n"
 "                                SIGTERM; reads commands on stdin:\n"
-"                                join GROUP [--send-only], leave GROUP,\n"
-"                                list, stats, help, quit\n"
+"                                join GROUP... [--send-only], leave\n"
+"                                GROUP..., list, stats, help, quit\n"
 "  list                          memberships of this process (none in a\n"
 "                                fresh one: they belong to the open file)\n"
 "  stats                         counts of this process's memberships\n"
@@ -29,26 +38,32 @@ static const char usage_text[] =
 "  recv GROUP [-c COUNT] [-s SIZE]\n"
 "                                receive COUNT datagrams, fail after -t\n"
 "\n"
-"  -j          JSON lines output\n"
-"  -b ADDR     local source address (IPv4 or IPv6 literal)\n"
-"  -t SECONDS  timeout of send and recv, join included (default 30)\n"
-"  -h          this help;  -V  versions\n";
+"  -j, --json             JSON lines output (errors too)\n"
+"  -b, --bind ADDR        local source address (IPv4 or IPv6 literal)\n"
+"  -t, --timeout SECONDS  timeout of send and recv, join included\n"
+"                         (default 30)\n"
+"  -h, --help             this help\n"
+"  -V, --version          versions of the tool and of the loaded module\n";
 
 static void usage(FILE *f)
 {
-	fputs(usage_text, f);
+	out_text(cli_json, f, "usage", usage_text);
 }
 
 void cli_err(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
 	fflush(stdout);
-	fputs("rdma-mcm: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (cli_json) {
+		out_text(1, stderr, "error", msg);
+		return;
+	}
+	fprintf(stderr, "rdma-mcm: %s\n", msg);
 }
 
 /* Decimal number in [0, max]; 0 or -1 */
@@ -67,14 +82,31 @@ int cli_parse_uint(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
+/* The tool's and the library's version, and the module's ABI if loaded */
 static int cmd_version(struct cli *cli)
 {
-	printf("rdma-mcm: librdmamcm ABI %d\n", RDMA_MCM_ABI_VERSION);
-	if (cli_open(cli, 0))
-		return 1;
-	printf("rdma_mcm module: ABI %d\n", rdma_mcm_abi_version(cli->ch));
-	rdma_mcm_close_channel(cli->ch);
-	cli->ch = NULL;
+	struct rdma_mcm_channel *ch = rdma_mcm_open_channel(0);
+	int err = errno;
+	const char *why = err == ENOENT ? "not loaded" : strerror(err);
+
+	if (cli->json) {
+		printf("{\"version\":\"%s\",\"abi\":%d,\"module_abi\":",
+		       MCM_VERSION, RDMA_MCM_ABI_VERSION);
+		if (ch)
+			printf("%d}\n", rdma_mcm_abi_version(ch));
+		else
+			printf("null,\"module\":\"%s\"}\n", why);
+	} else {
+		printf("rdma-mcm %s (librdmamcm %s, ABI %d)\n", MCM_VERSION,
+		       MCM_VERSION, RDMA_MCM_ABI_VERSION);
+		if (ch)
+			printf("rdma_mcm module: ABI %d\n",
+			       rdma_mcm_abi_version(ch));
+		else
+			printf("rdma_mcm module: %s (/dev/%s: %s)\n", why,
+			       RDMA_MCM_DEVICE_NAME, strerror(err));
+	}
+	rdma_mcm_close_channel(ch);
 	return 0;
 }
 
@@ -92,50 +124,92 @@ static const struct command commands[] = {
 	{ "recv", cmd_recv },
 };
 
-static int parse_global(struct cli *cli, int argc, char **argv)
+static const struct option long_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "bind", required_argument, NULL, 'b' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+enum { RUN, HELP, VERSION };
+
+/*
+ * The global options, all of them before acting on any, so that -j
+ * applies to -h and -V wherever it stands. Returns 0 or EXIT_USAGE.
+ */
+static int parse_global(struct cli *cli, int argc, char **argv, int *what)
 {
+	char why[160] = "";
 	unsigned long v;
 	int c;
 
-	while ((c = getopt(argc, argv, "+jb:t:hV")) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+jb:t:hV", long_options,
+				NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			cli->json = 1;
+			cli->json = cli_json = 1;
 			break;
 		case 'b':
 			cli->bind = optarg;
 			break;
 		case 't':
-			if (cli_parse_uint(optarg, 86400, &v) || !v) {
-				cli_err("bad timeout '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			cli->timeout_s = (int)v;
+			if (!cli_parse_uint(optarg, 86400, &v) && v)
+				cli->timeout_s = (int)v;
+			else if (!*why)
+				snprintf(why, sizeof(why),
+					 "bad timeout '%s': whole seconds, 1 to 86400",
+					 optarg);
 			break;
 		case 'h':
-			usage(stdout);
-			exit(0);
+			*what = HELP;
+			break;
 		case 'V':
-			exit(cmd_version(cli));
+			if (*what != HELP)
+				*what = VERSION;
+			break;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			if (*why)
+				break;
+			if (optopt && strchr("bt", optopt))
+				snprintf(why, sizeof(why),
+					 "option -%c needs an argument", optopt);
+			else if (optopt)
+				snprintf(why, sizeof(why), "invalid option -%c",
+					 optopt);
+			else
+				snprintf(why, sizeof(why), "invalid option '%.100s'",
+					 argv[optind - 1]);
+			break;
 		}
 	}
-	return 0;
+	if (!*why)
+		return 0;
+	cli_err("%s", why);
+	usage(stderr);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
 	struct cli cli = { .timeout_s = 30 };
+	int ret, what = RUN;
 	size_t i;
-	int ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ret = parse_global(&cli, argc, argv);
+	ret = parse_global(&cli, argc, argv, &what);
 	if (ret)
 		return ret;
+	if (what == HELP) {
+		usage(stdout);
+		return 0;
+	}
+	if (what == VERSION)
+		return cmd_version(&cli);
 	if (optind >= argc) {
+		cli_err("no command given");
 		usage(stderr);
 		return EXIT_USAGE;
 	}

@@ -50,27 +50,58 @@ void addr_name(const struct sockaddr *sa, char *buf, size_t len)
 	}
 }
 
-/* A JSON string; our strings are addresses, but quote them properly. */
-static void json_str(const char *s)
+/*
+ * A JSON string. Bytes that are not valid UTF-8 (a user's input may have
+ * any) are written as U+FFFD, so that every line parses.
+ */
+void json_str(FILE *f, const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
+	int i, n;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
+	fputc('"', f);
+	while (*p) {
+		if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p++);
+			continue;
+		}
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p++);
+			continue;
+		}
+		n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 && *p >= 0xc2 ? 2 :
+		    (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 &&
+		    *p <= 0xf4 ? 4 : 0;
+		for (i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				n = 0;
+		if (!n) {
+			fputs("\\ufffd", f);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, (size_t)n, f);
+		p += n;
 	}
-	putchar('"');
+	fputc('"', f);
 }
 
 static void json_key(const char *key, const char *val, int first)
 {
 	printf("%s\"%s\":", first ? "" : ",", key);
-	json_str(val);
+	json_str(stdout, val);
+}
+
+/* A text record: as it is, or with -j {"KEY":"TEXT"} on one line */
+void out_text(int json, FILE *f, const char *key, const char *text)
+{
+	if (!json) {
+		fputs(text, f);
+		return;
+	}
+	fprintf(f, "{\"%s\":", key);
+	json_str(f, text);
+	fputs("}\n", f);
 }
 
 void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
@@ -80,6 +111,20 @@ void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 	char mgid[INET6_ADDRSTRLEN];
 
 	gid_name(ev->mgid, mgid, sizeof(mgid));
+	if (ev->event == RDMA_MCM_EVENT_DEVICE_REMOVED) {
+		if (cli->json) {
+			putchar('{');
+			json_key("event", what, 1);
+			printf(",\"ctx\":%u,\"status\":%d", ev->ctx_id,
+			       ev->status);
+			json_key("error", strerror(-ev->status), 0);
+			puts("}");
+		} else {
+			printf("%s ctx %u status %d (%s)\n", what, ev->ctx_id,
+			       ev->status, strerror(-ev->status));
+		}
+		return;
+	}
 	if (cli->json) {
 		putchar('{');
 		json_key("event", what, 1);

@@ -6,11 +6,14 @@
 #define RDMA_MCM_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 #include "librdmamcm.h"
 
 #define EXIT_USAGE	2
+/* The longest session command line; a longer one is refused whole */
+#define CLI_LINE_MAX	(1 << 20)
 
 struct ibv_context;
 
@@ -43,9 +46,29 @@ struct cli_dev {
 	int gid_index;			/* -1: unknown */
 };
 
+/* The session's standard input */
+struct cli_input {
+	char *buf;
+	size_t len;
+	size_t cap;
+	int eof;
+	int skipping;			/* the rest of a refused line */
+	unsigned long line;		/* lines seen */
+};
+
+/* Runs one command line; returns 1 to quit */
+typedef int (*cli_line_fn)(struct cli *cli, char *line);
+
 /* main.c */
+extern int cli_json;			/* -j: errors as JSON too */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_parse_uint(const char *s, unsigned long max, unsigned long *out);
+
+/* input.c */
+int cli_input_read(struct cli *cli, struct cli_input *in, int fd,
+		   cli_line_fn fn);
+void cli_input_free(struct cli_input *in);
+int cli_split(char *line, char ***words);
 
 /* output.c */
 void addr_name(const struct sockaddr *sa, char *buf, size_t len);
@@ -58,6 +81,8 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb);
 void out_stats(struct cli *cli, unsigned int counts[3], unsigned int total);
 void out_count(struct cli *cli, const char *what, const char *group,
 	       unsigned long count, unsigned long want);
+void json_str(FILE *f, const char *s);
+void out_text(int json, FILE *f, const char *key, const char *text);
 
 /* source.c */
 int cli_ensure_ctx(struct cli *cli, int family, struct cli_dev *dev);

@@ -19,7 +19,6 @@
 
 #include "rdma_mcm_cli.h"
 
-#define LINE_MAX_LEN	1024
 #define LIST_PAGE	64
 
 /* --- the process's memberships ------------------------------------------ */
@@ -204,7 +203,7 @@ int cli_stats(struct cli *cli)
 /* --- commands on stdin ------------------------------------------------- */
 
 static const char session_help[] =
-	"commands: join GROUP [--send-only] | leave GROUP | list | stats | help | quit\n";
+	"commands: join GROUP... [--send-only] | leave GROUP... | list | stats | help | quit\n";
 
 static int parse_join_args(char **args, int n, int *flags)
 {
@@ -282,17 +281,19 @@ static void session_leave(struct cli *cli, char **args, int n)
 /* One command line; returns 1 for quit. */
 static int session_command(struct cli *cli, char *line)
 {
-	char *args[32], *save = NULL, *tok;
-	int n = 0;
+	char **args;
+	int n, quit = 0;
 
-	for (tok = strtok_r(line, " \t\r", &save); tok && n < 32;
-	     tok = strtok_r(NULL, " \t\r", &save))
-		args[n++] = tok;
-	if (!n || args[0][0] == '#')
+	n = cli_split(line, &args);
+	if (n < 0) {
+		cli_err("%s", strerror(ENOMEM));
 		return 0;
+	}
+	if (!n || args[0][0] == '#')
+		goto out;
 	if (!strcmp(args[0], "quit") || !strcmp(args[0], "exit"))
-		return 1;
-	if (!strcmp(args[0], "join"))
+		quit = 1;
+	else if (!strcmp(args[0], "join"))
 		session_join(cli, args + 1, n - 1);
 	else if (!strcmp(args[0], "leave"))
 		session_leave(cli, args + 1, n - 1);
@@ -301,53 +302,13 @@ static int session_command(struct cli *cli, char *line)
 	else if (!strcmp(args[0], "stats"))
 		cli_stats(cli);
 	else if (!strcmp(args[0], "help"))
-		fputs(session_help, stdout);
+		out_text(cli->json, stdout, "help", session_help);
 	else
-		cli_err("unknown command '%s'; try help", args[0]);
-	return 0;
-}
-
-struct linebuf {
-	char buf[LINE_MAX_LEN];
-	size_t len;
-	int eof;
-};
-
-/*
- * Read stdin and run each whole line, printing the events each command
- * brings before the next one. Returns 1 for quit, 0 otherwise.
- */
-static int session_input(struct cli *cli, struct linebuf *lb)
-{
-	char *nl;
-	ssize_t n;
-	size_t used;
-	int quit = 0;
-
-	n = read(STDIN_FILENO, lb->buf + lb->len, sizeof(lb->buf) - lb->len - 1);
-	if (n <= 0) {
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			return 0;
-		lb->eof = 1;
-		if (!lb->len)
-			return 0;
-		lb->buf[lb->len++] = '\n';	/* the last line had no newline */
-		n = 0;
-	}
-	lb->len += (size_t)n;
-	lb->buf[lb->len] = '\0';
-	while (!quit && (nl = strchr(lb->buf, '\n'))) {
-		*nl = '\0';
-		used = (size_t)(nl - lb->buf) + 1;
-		quit = session_command(cli, lb->buf);
-		drain_events(cli);
-		memmove(lb->buf, lb->buf + used, lb->len - used + 1);
-		lb->len -= used;
-	}
-	if (lb->len == sizeof(lb->buf) - 1) {
-		cli_err("command line too long");
-		lb->len = 0;
-	}
+		cli_err("unknown command '%.100s'; try help", args[0]);
+out:
+	free(args);
+	/* the events this command brought, before the next one */
+	drain_events(cli);
 	return quit;
 }
 
@@ -365,7 +326,7 @@ static int signal_fd(void)
 
 static int session_loop(struct cli *cli)
 {
-	struct linebuf lb = { .len = 0 };
+	struct cli_input in = { .buf = NULL };
 	struct pollfd pfd[3];
 	int sfd, quit = 0, ret = 0;
 
@@ -382,7 +343,7 @@ static int session_loop(struct cli *cli)
 			ret = 1;
 			break;
 		}
-		pfd[2].fd = lb.eof ? -1 : STDIN_FILENO;
+		pfd[2].fd = in.eof ? -1 : STDIN_FILENO;
 		if (poll(pfd, 3, -1) < 0 && errno != EINTR) {
 			cli_err("poll: %s", strerror(errno));
 			ret = 1;
@@ -391,8 +352,10 @@ static int session_loop(struct cli *cli)
 		if (pfd[1].revents)
 			break;
 		if (pfd[2].revents)
-			quit = session_input(cli, &lb);
+			quit = cli_input_read(cli, &in, STDIN_FILENO,
+					      session_command);
 	}
+	cli_input_free(&in);
 	close(sfd);
 	return ret;
 }
@@ -428,6 +391,10 @@ int cmd_join(struct cli *cli, int argc, char **argv)
 	}
 	if (cli_open(cli, O_NONBLOCK))
 		return 1;
+	/* no verbs objects here: a device that goes away is only reported */
+	rdma_mcm_set_event_mask(cli->ch, RDMA_MCM_EVENTS_DEFAULT |
+				RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED),
+				NULL);
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] == '-')
 			continue;

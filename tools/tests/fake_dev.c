@@ -4,9 +4,9 @@
  */
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "fake_dev.h"
@@ -16,10 +16,26 @@ struct fake_dev fake = { .efd = -1 };
 
 #define FAKE_QKEY	0x01234567u
 
-static int fail(int err)
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void fake_lock(void)
 {
-	errno = err;
-	return -1;
+	pthread_mutex_lock(&lock);
+}
+
+void fake_unlock(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+size_t fake_event_size(void)
+{
+	return sizeof(struct rdma_mcm_event) + (fake.new_kernel ? FAKE_GROW : 0);
+}
+
+size_t fake_member_size(void)
+{
+	return sizeof(struct rdma_mcm_member) + (fake.new_kernel ? FAKE_GROW : 0);
 }
 
 /* --- readiness: one eventfd count per queued event -------------------- */
@@ -153,11 +169,18 @@ static struct fake_member *find_addr(uint32_t ctx_id, const uint8_t *addr)
 	return NULL;
 }
 
+/* Queue an event, if this file reads its type */
 static void queue_event(const struct rdma_mcm_event *ev)
 {
+	struct fake_event *fe;
+
+	if (ev->event >= 64 || !(fake.ev_mask & RDMA_MCM_EVENT_BIT(ev->event)))
+		return;
 	if (fake.qlen == FAKE_MAX_EVENTS)
 		abort();
-	fake.q[fake.qlen++] = *ev;
+	fe = &fake.q[fake.qlen++];
+	fe->ev = *ev;
+	memset(fe->tail, fake.new_kernel ? FAKE_TAIL : 0, sizeof(fe->tail));
 	ready_add();
 }
 
@@ -167,8 +190,8 @@ static void purge(uint32_t ctx_id, uint32_t handle, int any_handle)
 	unsigned int i, kept = 0;
 
 	for (i = 0; i < fake.qlen; i++) {
-		if (fake.q[i].ctx_id == ctx_id &&
-		    (any_handle || fake.q[i].handle == handle)) {
+		if (fake.q[i].ev.ctx_id == ctx_id &&
+		    (any_handle || fake.q[i].ev.handle == handle)) {
 			ready_sub();
 			continue;
 		}
@@ -185,7 +208,7 @@ static void drop_member(struct fake_member *fm)
 	fake.nr_leaves++;
 }
 
-int fake_complete(uint32_t ctx_id, uint32_t handle, int32_t status)
+static int complete(uint32_t ctx_id, uint32_t handle, int32_t status)
 {
 	struct fake_member *fm = fake_find(ctx_id, handle);
 	struct rdma_mcm_event ev;
@@ -214,6 +237,74 @@ int fake_complete(uint32_t ctx_id, uint32_t handle, int32_t status)
 		ev.is_global = 1;
 	}
 	queue_event(&ev);
+	return 0;
+}
+
+int fake_complete(uint32_t ctx_id, uint32_t handle, int32_t status)
+{
+	int ret;
+
+	fake_lock();
+	ret = complete(ctx_id, handle, status);
+	fake_unlock();
+	return ret;
+}
+
+int fake_complete_all(void)
+{
+	int i, n = 0;
+
+	fake_lock();
+	for (i = 0; i < FAKE_MAX_MEMBERS; i++) {
+		struct fake_member *fm = &fake.mem[i];
+
+		if (fm->used && fm->m.state == RDMA_MCM_STATE_JOINING &&
+		    fake.qlen < FAKE_MAX_EVENTS)
+			n += !complete(fm->ctx_id, fm->m.handle, 0);
+	}
+	fake_unlock();
+	return n;
+}
+
+int fake_lose(uint32_t ctx_id, uint32_t handle, int32_t status)
+{
+	struct rdma_mcm_event ev;
+	struct fake_member *fm;
+
+	fake_lock();
+	fm = fake_find(ctx_id, handle);
+	if (!fm || fm->m.state != RDMA_MCM_STATE_JOINED) {
+		fake_unlock();
+		return -1;
+	}
+	fm->m.state = RDMA_MCM_STATE_ERROR;
+	fm->m.status = status;
+	memset(&ev, 0, sizeof(ev));
+	ev.cookie = fm->m.cookie;
+	ev.event = RDMA_MCM_EVENT_ERROR;
+	ev.status = status;
+	ev.ctx_id = ctx_id;
+	ev.handle = handle;
+	queue_event(&ev);
+	fake_unlock();
+	return 0;
+}
+
+int fake_device_removed(uint32_t ctx_id)
+{
+	struct rdma_mcm_event ev;
+
+	fake_lock();
+	if (!find_ctx(ctx_id)) {
+		fake_unlock();
+		return -1;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.event = RDMA_MCM_EVENT_DEVICE_REMOVED;
+	ev.status = -ENODEV;
+	ev.ctx_id = ctx_id;
+	queue_event(&ev);
+	fake_unlock();
 	return 0;
 }
 
@@ -310,13 +401,13 @@ static int join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
 	fm->m.join_flags = flags;
 	fm->m.addr_len = addr_len;
 	memcpy(fm->m.addr, addr, addr_len);
+	memset(fm->tail, fake.new_kernel ? FAKE_TAIL : 0, sizeof(fm->tail));
 	fake.nr_members++;
 	*handle = fm->m.handle;
 	if (fake.auto_complete) {
 		group_key(addr, key);
-		fake_complete(ctx_id, fm->m.handle,
-			      memcmp(key, fake.fail_group, 16) ?
-			      0 : fake.fail_status);
+		complete(ctx_id, fm->m.handle,
+			 memcmp(key, fake.fail_group, 16) ? 0 : fake.fail_status);
 	}
 	return 0;
 }
@@ -375,6 +466,8 @@ static int do_query(struct rdma_mcm_query *q)
 	if (!fm)
 		return -EADDRNOTAVAIL;
 	q->member = fm->m;
+	/* a newer kernel's member is longer: its tail follows the struct */
+	memcpy(q + 1, fm->tail, fake.new_kernel ? FAKE_GROW : 0);
 	return 0;
 }
 
@@ -395,18 +488,40 @@ static struct fake_member *next_member(uint32_t ctx_id, uint32_t start)
 	return best;
 }
 
+/* entry_size of LIST and BATCH: 0, -EINVAL or -E2BIG, as the kernel */
+static int check_entry_size(uint32_t size, uint32_t ver0)
+{
+	if (size < ver0)
+		return -EINVAL;
+	return size > RDMA_MCM_MAX_ENTRY_SIZE ? -E2BIG : 0;
+}
+
 static int do_list(struct rdma_mcm_list *l)
 {
-	struct rdma_mcm_member *out = (void *)(uintptr_t)l->entries;
+	uint8_t *out = (void *)(uintptr_t)l->entries;
+	size_t ksize = fake_member_size();
+	size_t n_copy = l->entry_size < ksize ? l->entry_size : ksize;
 	struct fake_member *fm;
 	uint32_t n = 0, start = l->start;
+	int ret;
 
-	if (l->reserved || l->entry_size != sizeof(*out))
+	fake.entry_size[_IOC_NR(RDMA_MCM_IOC_LIST)] = l->entry_size;
+	if (l->reserved)
 		return -EINVAL;
+	ret = check_entry_size(l->entry_size, RDMA_MCM_MEMBER_SIZE_VER0);
+	if (ret)
+		return ret;
 	if (!find_ctx(l->ctx_id))
 		return -ENOENT;
 	while (n < l->count && (fm = next_member(l->ctx_id, start))) {
-		out[n++] = fm->m;
+		/* the caller's entry: the kernel's bytes, then zeros */
+		uint8_t *e = out + (size_t)n * l->entry_size;
+
+		memset(e, 0, l->entry_size);
+		memcpy(e, &fm->m, n_copy < sizeof(fm->m) ? n_copy : sizeof(fm->m));
+		if (n_copy > sizeof(fm->m))
+			memcpy(e + sizeof(fm->m), fm->tail, n_copy - sizeof(fm->m));
+		n++;
 		start = fm->m.handle + 1;
 	}
 	fm = next_member(l->ctx_id, start);
@@ -415,158 +530,180 @@ static int do_list(struct rdma_mcm_list *l)
 	return 0;
 }
 
+/*
+ * One entry of a batch as the kernel reads it: its first @ver0.. bytes,
+ * zero-extended; a longer entry's unknown tail must be zero (-E2BIG).
+ */
+static int read_entry(void *dst, size_t ksize, const uint8_t *src,
+		      size_t usize)
+{
+	size_t i;
+
+	memset(dst, 0, ksize);
+	memcpy(dst, src, usize < ksize ? usize : ksize);
+	for (i = ksize; i < usize; i++)
+		if (src[i])
+			return -E2BIG;
+	return 0;
+}
+
+static int check_batch(struct rdma_mcm_batch *b, unsigned long nr,
+		       uint32_t ver0)
+{
+	int ret;
+
+	fake.entry_size[nr] = b->entry_size;
+	if (b->count > RDMA_MCM_MAX_BATCH || b->done)
+		return -EINVAL;
+	ret = check_entry_size(b->entry_size, ver0);
+	if (ret)
+		return ret;
+	return find_ctx(b->ctx_id) ? 0 : -ENOENT;
+}
+
+/* Only the outputs of an entry are written: result and handle */
 static int do_batch_join(struct rdma_mcm_batch *b)
 {
-	struct rdma_mcm_join_entry *e = (void *)(uintptr_t)b->entries;
+	uint8_t *arr = (void *)(uintptr_t)b->entries;
+	struct rdma_mcm_join_entry e, *out;
 	uint32_t i;
+	int ret;
 
-	if (b->entry_size != sizeof(*e) || b->count > 65536 || b->done)
-		return -EINVAL;
-	if (!find_ctx(b->ctx_id))
-		return -ENOENT;
+	ret = check_batch(b, _IOC_NR(RDMA_MCM_IOC_BATCH_JOIN),
+			  RDMA_MCM_JOIN_ENTRY_SIZE_VER0);
+	if (ret)
+		return ret;
 	for (i = 0; i < b->count; i++) {
-		e[i].handle = 0;
-		e[i].result = join_one(b->ctx_id, e[i].cookie, e[i].join_flags,
-				       e[i].addr_len, e[i].addr,
-				       &e[i].handle);
+		out = (void *)(arr + (size_t)i * b->entry_size);
+		e.handle = 0;
+		e.result = read_entry(&e, sizeof(e), (uint8_t *)out,
+				      b->entry_size);
+		if (!e.result)
+			e.result = join_one(b->ctx_id, e.cookie, e.join_flags,
+					    e.addr_len, e.addr, &e.handle);
+		out->handle = e.result ? 0 : e.handle;
+		out->result = e.result;
 	}
 	b->done = b->count;
 	return 0;
 }
 
+/* Only the outputs of an entry are written: result and events_reported */
 static int do_batch_leave(struct rdma_mcm_batch *b)
 {
-	struct rdma_mcm_leave_entry *e = (void *)(uintptr_t)b->entries;
+	uint8_t *arr = (void *)(uintptr_t)b->entries;
+	struct rdma_mcm_leave_entry e, *out;
 	uint32_t i;
+	int ret;
 
-	if (b->entry_size != sizeof(*e) || b->count > 65536 || b->done)
-		return -EINVAL;
-	if (!find_ctx(b->ctx_id))
-		return -ENOENT;
+	ret = check_batch(b, _IOC_NR(RDMA_MCM_IOC_BATCH_LEAVE),
+			  RDMA_MCM_LEAVE_ENTRY_SIZE_VER0);
+	if (ret)
+		return ret;
 	for (i = 0; i < b->count; i++) {
-		e[i].events_reported = 0;
-		e[i].result = leave_one(b->ctx_id, e[i].flags, e[i].handle,
-					e[i].addr_len, e[i].addr,
-					&e[i].events_reported);
+		out = (void *)(arr + (size_t)i * b->entry_size);
+		e.events_reported = 0;
+		e.result = read_entry(&e, sizeof(e), (uint8_t *)out,
+				      b->entry_size);
+		if (!e.result && e.reserved)
+			e.result = -EINVAL;
+		if (!e.result)
+			e.result = leave_one(b->ctx_id, e.flags, e.handle,
+					     e.addr_len, e.addr,
+					     &e.events_reported);
+		out->events_reported = e.result ? 0 : e.events_reported;
+		out->result = e.result;
 	}
 	b->done = b->count;
 	return 0;
 }
 
-static int dispatch(unsigned long req, void *arg)
+static int do_set_events(struct rdma_mcm_set_events *se)
 {
-	switch (req) {
-	case RDMA_MCM_IOC_VERSION:
+	const uint64_t known = RDMA_MCM_EVENTS_DEFAULT |
+			       RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED);
+
+	fake.nr_set_events++;
+	if (se->reserved || se->event_size < RDMA_MCM_EVENT_SIZE_VER0)
+		return -EINVAL;
+	fake.ev_mask = se->event_mask & known;
+	if (se->event_size > fake_event_size())
+		se->event_size = (uint32_t)fake_event_size();
+	fake.ev_size = se->event_size;
+	se->event_mask = fake.ev_mask;
+	return 0;
+}
+
+/* A command, its argument in the kernel's size; 0 or -errno */
+int fake_dispatch(unsigned long nr, void *arg)
+{
+	switch (nr) {
+	case _IOC_NR(RDMA_MCM_IOC_VERSION):
 		if (fake.version_errno)
 			return -fake.version_errno;
 		((struct rdma_mcm_version *)arg)->abi_version =
-			RDMA_MCM_ABI_VERSION;
+			fake.abi_version;
 		return 0;
-	case RDMA_MCM_IOC_CREATE_CTX:
+	case _IOC_NR(RDMA_MCM_IOC_CREATE_CTX):
 		return do_create_ctx(arg);
-	case RDMA_MCM_IOC_DESTROY_CTX:
+	case _IOC_NR(RDMA_MCM_IOC_DESTROY_CTX):
 		return do_destroy_ctx(arg);
-	case RDMA_MCM_IOC_JOIN:
+	case _IOC_NR(RDMA_MCM_IOC_JOIN):
 		return do_join(arg);
-	case RDMA_MCM_IOC_LEAVE:
+	case _IOC_NR(RDMA_MCM_IOC_LEAVE):
 		return do_leave(arg);
-	case RDMA_MCM_IOC_QUERY:
+	case _IOC_NR(RDMA_MCM_IOC_QUERY):
 		return do_query(arg);
-	case RDMA_MCM_IOC_LIST:
+	case _IOC_NR(RDMA_MCM_IOC_LIST):
 		return do_list(arg);
-	case RDMA_MCM_IOC_BATCH_JOIN:
+	case _IOC_NR(RDMA_MCM_IOC_BATCH_JOIN):
 		return do_batch_join(arg);
-	case RDMA_MCM_IOC_BATCH_LEAVE:
+	case _IOC_NR(RDMA_MCM_IOC_BATCH_LEAVE):
 		return do_batch_leave(arg);
+	case _IOC_NR(RDMA_MCM_IOC_SET_EVENTS):
+		if (fake.old_kernel)
+			return -ENOTTY;
+		return do_set_events(arg);
 	default:
 		return -ENOTTY;
 	}
 }
 
-/* --- the io the library uses -------------------------------------------- */
-
-static int fake_open(void *priv)
+/* read(): whole events of this file's size; bytes or -errno */
+ssize_t fake_read_events(void *buf, size_t len)
 {
-	(void)priv;
-	if (fake.efd >= 0)
-		return fail(EBUSY);	/* one open file at a time */
-	fake.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE);
-	if (fake.efd < 0)
-		return -1;
-	fake.nr_opens++;
-	return fake.efd;
-}
-
-static int fake_ioctl(void *priv, int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	(void)priv;
-	if (fd != fake.efd)
-		return fail(EBADF);
-	fake.nr_ioctls++;
-	ret = dispatch(req, arg);
-	return ret ? fail(-ret) : 0;
-}
-
-static ssize_t fake_read(void *priv, int fd, void *buf, size_t len)
-{
-	struct rdma_mcm_event *out = buf;
-	size_t n, i;
+	uint8_t *out = buf;
 	struct fake_member *fm;
+	size_t n, i;
 
-	(void)priv;
-	if (fd != fake.efd)
-		return fail(EBADF);
 	fake.nr_reads++;
-	if (len < sizeof(*out))
-		return fail(EINVAL);
+	fake.read_len = (uint32_t)len;
+	if (len < fake.ev_size)
+		return -EINVAL;
 	if (!fake.qlen)
-		return fail(EAGAIN);
-	n = len / sizeof(*out);
+		return -EAGAIN;
+	n = len / fake.ev_size;
 	if (n > fake.qlen)
 		n = fake.qlen;
 	for (i = 0; i < n; i++) {
-		out[i] = fake.q[i];
-		fm = fake_find(out[i].ctx_id, out[i].handle);
+		memcpy(out + i * fake.ev_size, &fake.q[i], fake.ev_size);
+		fm = fake_find(fake.q[i].ev.ctx_id, fake.q[i].ev.handle);
 		if (fm)
 			fm->m.events_reported++;
 		ready_sub();
 	}
 	memmove(fake.q, fake.q + n, (fake.qlen - n) * sizeof(fake.q[0]));
 	fake.qlen -= (unsigned int)n;
-	return (ssize_t)(n * sizeof(*out));
+	return (ssize_t)(n * fake.ev_size);
 }
 
-static void fake_close(void *priv, int fd)
+/* The last close of the file: every context and membership goes. */
+void fake_close_file(void)
 {
 	int i;
 
-	(void)priv;
-	if (fd != fake.efd)
-		abort();
 	for (i = 0; i < FAKE_MAX_CTX; i++)
 		if (fake.ctx[i].used)
 			leave_ctx(fake.ctx[i].id);
 	memset(fake.ctx, 0, sizeof(fake.ctx));
-	close(fake.efd);
-	fake.efd = -1;
-}
-
-static const struct rdma_mcm_io fake_io = {
-	.open = fake_open,
-	.ioctl = fake_ioctl,
-	.read = fake_read,
-	.close = fake_close,
-};
-
-void fake_install(void)
-{
-	if (fake.efd >= 0)
-		close(fake.efd);
-	memset(&fake, 0, sizeof(fake));
-	fake.efd = -1;
-	fake.max_members = FAKE_MAX_MEMBERS;
-	rdma_mcm_io = &fake_io;
-	rdma_mcm_io_priv = NULL;
 }

@@ -1,25 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * A fake /dev/rdma_mcm in the test process: the ioctl and read paths of
- * the ABI, with the kernel's rules (whole event records, leave purges the
- * membership's undelivered events and reports events_reported, close
- * leaves all), and an eventfd that polls readable while events are queued.
- * Joins complete when the test says so, or at once with auto_complete.
+ * the ABI, with the kernel's rules (struct sizes from VER0 up, a longer
+ * struct's tail must be zero, whole event records of the negotiated size,
+ * only the event types asked for, leave purges the membership's
+ * undelivered events and reports events_reported, close leaves all), and
+ * an eventfd that polls readable while events are queued. Joins complete
+ * when the test says so, or at once with auto_complete.
+ *
+ * It can play an older kernel (no SET_EVENTS: ENOTTY) or a newer one
+ * whose events and member entries are longer, with non-zero tails. Every
+ * entry point takes one lock, so that threads may share it.
  */
 #ifndef FAKE_DEV_H
 #define FAKE_DEV_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <rdma/rdma_mcm_abi.h>
 
 #define FAKE_MAX_CTX		8
 #define FAKE_MAX_MEMBERS	512
 #define FAKE_MAX_EVENTS		1024
+/* What a newer kernel adds to events and member entries */
+#define FAKE_GROW		8
+/* The byte a newer kernel fills its new fields with */
+#define FAKE_TAIL		0xee
 
 struct fake_member {
 	int used;
 	uint32_t ctx_id;
 	struct rdma_mcm_member m;
+	uint8_t tail[FAKE_GROW];	/* a newer kernel's fields */
+};
+
+struct fake_event {
+	struct rdma_mcm_event ev;
+	uint8_t tail[FAKE_GROW];	/* a newer kernel's fields */
 };
 
 struct fake_ctx {
@@ -36,20 +54,29 @@ struct fake_dev {
 	struct fake_member mem[FAKE_MAX_MEMBERS];
 	unsigned int nr_members;
 	unsigned int max_members;	/* more joins: -ENOBUFS */
-	struct rdma_mcm_event q[FAKE_MAX_EVENTS];
+	struct fake_event q[FAKE_MAX_EVENTS];
 	unsigned int qlen;
+	uint32_t ev_size;		/* this file's event size */
+	uint64_t ev_mask;		/* this file's event types */
 
 	/* behaviour */
 	int auto_complete;		/* JOIN queues its event at once */
 	int32_t fail_status;		/* ... an ERROR with this status for */
 	uint8_t fail_group[16];		/* ... this group key (IPv4: 4 bytes) */
 	int version_errno;		/* VERSION fails with this errno */
+	uint32_t abi_version;		/* VERSION reports this */
+	int old_kernel;			/* no SET_EVENTS: ENOTTY */
+	int new_kernel;			/* events, members FAKE_GROW longer */
 
 	/* what the library did */
 	unsigned int nr_ioctls;
 	unsigned int nr_reads;
 	unsigned int nr_leaves;
 	unsigned int nr_opens;
+	unsigned int nr_set_events;
+	uint32_t ioc_size[16];		/* _IOC_SIZE of each command, last */
+	uint32_t entry_size[16];	/* entry_size of LIST and BATCH, last */
+	uint32_t read_len;		/* length of the last read() */
 };
 
 extern struct fake_dev fake;
@@ -59,6 +86,26 @@ void fake_install(void);
 
 /* Complete a join: JOINED if @status is 0, else ERROR with @status. */
 int fake_complete(uint32_t ctx_id, uint32_t handle, int32_t status);
+
+/* Complete every join in flight (JOINED); returns how many. */
+int fake_complete_all(void);
+
+/* A joined membership is lost: ERROR with @status; its MGID stays. */
+int fake_lose(uint32_t ctx_id, uint32_t handle, int32_t status);
+
+/* The context's device goes away: DEVICE_REMOVED, for files that asked. */
+int fake_device_removed(uint32_t ctx_id);
+
+/* The kernel's size of an event and of a member entry, as set up */
+size_t fake_event_size(void);
+size_t fake_member_size(void);
+
+/* fake_dev.c, for fake_io.c: with the fake's lock held */
+void fake_lock(void);
+void fake_unlock(void);
+int fake_dispatch(unsigned long nr, void *arg);
+ssize_t fake_read_events(void *buf, size_t len);
+void fake_close_file(void);
 
 /* The fake's membership, or NULL */
 struct fake_member *fake_find(uint32_t ctx_id, uint32_t handle);

@@ -12,64 +12,12 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef MCM_TEST_NO_VERBS
-#include <infiniband/verbs.h>
-#endif
 #include <infiniband/ib.h>	/* librdmacm-dev: struct sockaddr_ib */
 
 #include "fake_dev.h"
 #include "harness.h"
 #include "rdma_mcm_priv.h"
-
-/* --- helpers ------------------------------------------------------------- */
-
-static struct sockaddr_storage addr(const char *text)
-{
-	struct sockaddr_storage ss;
-
-	if (rdma_mcm_parse_addr(text, &ss)) {
-		fprintf(stderr, "bad test address %s\n", text);
-		abort();
-	}
-	return ss;
-}
-
-#define SA(ss)	((const struct sockaddr *)&(ss))
-
-/* A fresh fake, an open channel on it, and a context on 10.0.0.1 */
-static struct rdma_mcm_channel *setup(int flags, uint32_t *ctx_id)
-{
-	struct sockaddr_storage src = addr("10.0.0.1");
-	struct rdma_mcm_channel *ch;
-
-	fake_install();
-	ch = rdma_mcm_open_channel(flags);
-	CHECK(ch);
-	if (!ch)
-		abort();
-	CHECK(rdma_mcm_create_ctx(ch, SA(src), ctx_id) == 0);
-	return ch;
-}
-
-static uint32_t join(struct rdma_mcm_channel *ch, uint32_t ctx_id,
-		     const char *group, uint64_t cookie)
-{
-	struct sockaddr_storage g = addr(group);
-	uint32_t handle = 0;
-
-	CHECK(rdma_mcm_join(ch, ctx_id, SA(g), RDMA_MCM_JOIN_FULLMEMBER,
-			    cookie, &handle) == 0);
-	CHECK(handle != 0);
-	return handle;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "tutil.h"
 
 /* --- addresses and strings ------------------------------------------------ */
 
@@ -168,8 +116,10 @@ static void test_strings(void)
 	CHECK(!strcmp(rdma_mcm_state_str(UINT32_MAX), "unknown"));
 	CHECK(!strcmp(rdma_mcm_event_str(RDMA_MCM_EVENT_JOINED), "joined"));
 	CHECK(!strcmp(rdma_mcm_event_str(RDMA_MCM_EVENT_ERROR), "error"));
+	CHECK(!strcmp(rdma_mcm_event_str(RDMA_MCM_EVENT_DEVICE_REMOVED),
+		       "device-removed"));
 	CHECK(!strcmp(rdma_mcm_event_str(0), "unknown"));
-	CHECK(!strcmp(rdma_mcm_event_str(3), "unknown"));
+	CHECK(!strcmp(rdma_mcm_event_str(4), "unknown"));
 }
 
 static void test_addr_lengths(void)
@@ -325,7 +275,7 @@ static void test_join_sync_keeps_others(void)
 	memset(&ev, 0, sizeof(ev));
 	CHECK(rdma_mcm_join_sync(ch, ctx, SA(g), 0, 33, 1000, &ev) == 0);
 	CHECK(ev.event == RDMA_MCM_EVENT_JOINED && ev.cookie == 33);
-	CHECK(ch->queue.len == 2);
+	CHECK(ch->queue.live == 2);
 	/* the others come back first, in the order the kernel gave them */
 	CHECK(rdma_mcm_get_event(ch, &ev) == 0);
 	CHECK(ev.handle == a && ev.cookie == 11);
@@ -355,7 +305,7 @@ static void test_join_sync_many(void)
 	}
 	fake.auto_complete = 1;
 	CHECK(rdma_mcm_join_sync(ch, ctx, SA(g), 0, 999, 1000, NULL) == 0);
-	CHECK(ch->queue.len == 300);
+	CHECK(ch->queue.live == 300);
 	for (i = 0; i < 300; i++) {
 		/* a blocking channel returns queued events at once */
 		if (rdma_mcm_get_event(ch, &ev) || ev.handle != h[i] ||
@@ -363,7 +313,7 @@ static void test_join_sync_many(void)
 			ok = 0;
 	}
 	CHECK(ok);
-	CHECK(ch->queue.len == 0);
+	CHECK(ch->queue.live == 0);
 	rdma_mcm_close_channel(ch);
 }
 
@@ -470,7 +420,7 @@ static struct rdma_mcm_channel *queued_pair(uint32_t *ctx, uint32_t *a,
 	CHECK(rdma_mcm_join_sync(ch, *ctx, SA(g), 0, 3, 1000, &ev) == 0);
 	*c = ev.handle;
 	fake.auto_complete = 0;
-	CHECK(ch->queue.len == 2);
+	CHECK(ch->queue.live == 2);
 	return ch;
 }
 
@@ -485,7 +435,7 @@ static void test_leave_drops_queued(void)
 	CHECK(fake_find(ctx, a)->m.events_reported == 1);
 	CHECK(rdma_mcm_leave_ex(ch, ctx, a, NULL, &rep) == 0);
 	CHECK(rep == 0);
-	CHECK(ch->queue.len == 1);
+	CHECK(ch->queue.live == 1);
 	CHECK(rdma_mcm_get_event(ch, &ev) == 0 && ev.handle == b);
 	CHECK_ERRNO(rdma_mcm_get_event(ch, &ev), EAGAIN);
 	/* C's JOINED went to the application through join_sync */
@@ -632,13 +582,6 @@ static void test_list_pages(void)
 	rdma_mcm_close_channel(ch);
 }
 
-static void entry_addr(uint8_t *dst, const char *text)
-{
-	struct sockaddr_storage ss = addr(text);
-
-	memcpy(dst, &ss, sizeof(struct sockaddr_in6));
-}
-
 static void test_batches(void)
 {
 	struct rdma_mcm_join_entry je[4];
@@ -698,14 +641,16 @@ static void test_batches(void)
 static void test_table(void)
 {
 	struct mcm_table t = { 0 };
+	struct mcm_queue q = { 0 };
 	struct sockaddr_storage g;
 	char text[32];
-	int i, ok = 1;
+	int i, ok = 1, err;
 
 	for (i = 0; i < 2000; i++) {
 		snprintf(text, sizeof(text), "239.5.%d.%d", i / 250, i % 250);
 		g = addr(text);
-		if (mcm_table_add(&t, 1 + i % 3, (uint32_t)i + 1, i & 1, SA(g)))
+		if (!mcm_table_add(&t, 1 + i % 3, (uint32_t)i + 1, i & 1, SA(g),
+				   &err))
 			ok = 0;
 	}
 	CHECK(ok && t.count == 2000);
@@ -721,97 +666,85 @@ static void test_table(void)
 			ok = 0;
 	}
 	CHECK(ok);
-	mcm_table_del_ctx(&t, 2);
+	g.ss_family = AF_UNIX;
+	CHECK(!mcm_table_add(&t, 1, 9999, 0, SA(g), &err));
+	CHECK(err == -EAFNOSUPPORT);
+	mcm_table_del_ctx(&t, &q, 2);
 	CHECK(t.count == 2000 - 667);
 	CHECK(!mcm_table_find(&t, 2, 2));
 	CHECK(mcm_table_find(&t, 1, 1));
-	mcm_table_del(&t, mcm_table_find(&t, 1, 1));
+	mcm_table_del(&t, &q, mcm_table_find(&t, 1, 1));
 	CHECK(!mcm_table_find(&t, 1, 1));
 	mcm_table_free(&t);
 	CHECK(t.count == 0 && !mcm_table_find(&t, 1, 4));
 }
 
-static void test_queue_ring(void)
+/* Push an event of (@ctx_id, @handle) owned by @m or @c */
+static void push(struct mcm_queue *q, uint32_t ctx_id, uint32_t handle,
+		 struct mcm_member *m, struct mcm_ctx *c)
 {
-	struct mcm_queue q = { 0 };
 	struct rdma_mcm_event ev = { 0 };
-	uint32_t i, next = 0;
-	int ok = 1;
 
-	/* wrap the ring, then grow it while wrapped */
-	CHECK(mcm_queue_reserve(&q, 20) == 0);
-	for (i = 0; i < 20; i++) {
-		ev.handle = i;
-		mcm_queue_push(&q, &ev);
-	}
-	for (i = 0; i < 15; i++)
-		ok &= mcm_queue_pop(&q, &ev) && ev.handle == next++;
-	CHECK(mcm_queue_reserve(&q, 100) == 0);
-	for (i = 20; i < 120; i++) {
-		ev.handle = i;
-		ev.ctx_id = i % 2;
-		mcm_queue_push(&q, &ev);
-	}
-	CHECK(mcm_queue_count(&q, 1, 21) == 1);
-	CHECK(mcm_queue_take(&q, 1, 21, &ev) && ev.handle == 21);
-	CHECK(!mcm_queue_take(&q, 1, 21, &ev));
-	CHECK(mcm_queue_drop(&q, 1, 0, 1) == 49);
-	next = 15;
-	while (mcm_queue_pop(&q, &ev)) {
-		if (next >= 20 && next % 2)
-			next++;
-		ok &= ev.handle == next++;
-	}
-	CHECK(ok && next == 119);
-	mcm_queue_free(&q);
+	ev.event = RDMA_MCM_EVENT_JOINED;
+	ev.ctx_id = ctx_id;
+	ev.handle = handle;
+	if (mcm_queue_reserve(q, 1))
+		abort();
+	mcm_queue_own(mcm_queue_push(q, &ev, sizeof(ev)), m, c);
 }
 
-#ifndef MCM_TEST_NO_VERBS
-static void test_verbs_helpers(void)
+static void test_queue(void)
 {
-	struct rdma_mcm_channel *ch;
-	struct rdma_mcm_join_entry je[1];
-	struct rdma_mcm_event ev;
-	struct ibv_ah_attr attr;
-	struct ibv_qp *qp = (struct ibv_qp *)&attr;	/* never used */
-	uint32_t ctx, h;
+	const uint64_t all = ~0ULL;
+	struct mcm_member a = { .ctx_id = 1, .handle = 1 };
+	struct mcm_member b = { .ctx_id = 1, .handle = 2 };
+	struct mcm_ctx c = { .ctx_id = 1 };
+	struct mcm_queue q = { 0 };
+	struct mcm_wire_event ev;
+	int i, ok = 1;
 
-	ch = setup(O_NONBLOCK, &ctx);
-	memset(je, 0, sizeof(je));
-	entry_addr(je[0].addr, "239.6.6.1");
-	je[0].join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
-	CHECK(rdma_mcm_join_batch(ch, ctx, je, 1) == 1);
-	fake_complete(ctx, je[0].handle, 0);
-	CHECK(rdma_mcm_get_event(ch, &ev) == 0);
-	CHECK_ERRNO(rdma_mcm_attach_qp(ch, qp, &ev), EOPNOTSUPP);
-	ev.handle = 99;
-	CHECK_ERRNO(rdma_mcm_attach_qp(ch, qp, &ev), EADDRNOTAVAIL);
-	ev.event = RDMA_MCM_EVENT_ERROR;
-	CHECK_ERRNO(rdma_mcm_attach_qp(ch, qp, &ev), EINVAL);
-	CHECK_ERRNO(rdma_mcm_attach_qp(ch, NULL, &ev), EINVAL);
-	CHECK(!rdma_mcm_create_ah(NULL, &ev) && errno == EINVAL);
-	CHECK_ERRNO(rdma_mcm_init_ah_attr(&ev, 0, &attr), EINVAL);
+	/* a b a c b a: in order, each owner's FIFO in step */
+	push(&q, 1, 1, &a, NULL);
+	push(&q, 1, 2, &b, NULL);
+	push(&q, 1, 1, &a, NULL);
+	push(&q, 1, 0, NULL, &c);
+	push(&q, 1, 2, &b, NULL);
+	push(&q, 1, 1, &a, NULL);
+	CHECK(q.live == 6 && a.q.count == 3 && b.q.count == 2);
+	CHECK(c.q.count == 1);
+	/* join_sync takes a's oldest out of order; a's FIFO moves on */
+	CHECK(mcm_queue_take(&q, &a, &ev) == 1 && ev.s.handle == 1);
+	CHECK(q.live == 5 && a.q.count == 2);
+	/* a claimed membership's events are skipped by pop */
+	a.claimed = 1;
+	CHECK(mcm_queue_pop(&q, all, &ev) == 1 && ev.s.handle == 2);
+	CHECK(mcm_queue_pop(&q, all, &ev) == 1 && ev.s.handle == 0);
+	CHECK(c.q.count == 0 && b.q.count == 1);
+	a.claimed = 0;
+	/* events of a type not asked for are dropped by pop */
+	CHECK(mcm_queue_pop(&q, RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_ERROR),
+			    &ev) == 0);
+	CHECK(q.live == 0 && a.q.count == 0 && b.q.count == 0 && !q.head);
 
-	h = join(ch, ctx, "239.6.6.2", 7);
-	fake_complete(ctx, h, 0);
-	CHECK(rdma_mcm_get_event(ch, &ev) == 0 && ev.handle == h);
-	ev.mlid = 0xc001;
-	ev.sl = 3;
-	ev.flow_label = 0x12345;
-	ev.traffic_class = 0x20;
-	ev.hop_limit = 64;
-	CHECK(rdma_mcm_init_ah_attr(&ev, 3, &attr) == 0);
-	CHECK(attr.dlid == 0xc001 && attr.sl == 3 && attr.port_num == 1);
-	CHECK(attr.is_global == 1 && attr.grh.sgid_index == 3);
-	CHECK(!memcmp(attr.grh.dgid.raw, ev.dgid, 16));
-	CHECK(attr.grh.flow_label == 0x12345 && attr.grh.hop_limit == 64);
-	CHECK(attr.grh.traffic_class == 0x20);
-	/* leave_detach with no QP is a plain leave */
-	CHECK(rdma_mcm_leave_detach(ch, ctx, h, NULL) == 0);
-	CHECK_ERRNO(rdma_mcm_leave_detach(ch, ctx, h, NULL), EADDRNOTAVAIL);
-	rdma_mcm_close_channel(ch);
+	/* purge: only the owner's records are visited */
+	for (i = 0; i < 1000; i++)
+		push(&q, 1, 2, &b, NULL);
+	push(&q, 1, 1, &a, NULL);
+	q.visits = 0;
+	CHECK(mcm_queue_purge(&q, &a.q) == 1);
+	CHECK(q.visits == 1 && q.live == 1000);
+	CHECK(mcm_queue_purge(&q, &b.q) == 1000);
+	CHECK(q.live == 0 && !q.head && !q.tail);
+	/* records are recycled, and freed past a bound */
+	CHECK(q.nfree > 0 && q.nfree <= 256);
+	for (i = 0; i < 10; i++)
+		push(&q, 1, 1, &a, NULL);
+	for (i = 0; i < 10; i++)
+		ok &= mcm_queue_pop(&q, all, &ev) == 1;
+	CHECK(ok && a.q.count == 0 && !a.q.head && !a.q.tail);
+	mcm_queue_free(&q);
+	CHECK(!q.head && !q.free && q.nfree == 0);
 }
-#endif
 
 int main(void)
 {
@@ -838,9 +771,11 @@ int main(void)
 	h_run("list pages", test_list_pages);
 	h_run("batch join and leave", test_batches);
 	h_run("membership table", test_table);
-	h_run("event queue ring", test_queue_ring);
+	h_run("event queue and owners", test_queue);
+	abi_tests();
+	wait_tests();
 #ifndef MCM_TEST_NO_VERBS
-	h_run("verbs helpers", test_verbs_helpers);
+	verbs_tests();
 #endif
 	return h_finish();
 }

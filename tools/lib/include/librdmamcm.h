@@ -6,12 +6,23 @@
  * A channel is one open file of /dev/rdma_mcm: it owns the contexts and
  * memberships created through it, and closing it leaves them all. Every
  * function that returns int returns 0 (or a count) on success and -1 with
- * errno set on failure. A channel must not be used by two threads at once;
- * different channels are independent.
+ * errno set on failure.
+ *
+ * Threads: every function may be called on one channel from several
+ * threads at once (one thread waiting in rdma_mcm_get_event(), others
+ * joining and leaving); a thread waiting for events never holds up the
+ * others. Only rdma_mcm_close_channel() must not overlap any other call
+ * on the channel. A blocking call restarts after a signal (no EINTR).
+ *
+ * fork(): the child shares the open file, hence the memberships and the
+ * event stream, but not the library's state: use a channel in one process
+ * only (open one per process; the file is close-on-exec).
  *
  * The structs of the kernel ABI (struct rdma_mcm_event, _member,
  * _join_entry, _leave_entry) are used as they are: see
- * <rdma/rdma_mcm_abi.h> and the man pages, librdmamcm(7).
+ * <rdma/rdma_mcm_abi.h> and the man pages, librdmamcm(7). The functions
+ * never read or write more of them than their size in LIBRDMAMCM_1.0
+ * (72, 184, 152 and 152 bytes).
  */
 #ifndef LIBRDMAMCM_H
 #define LIBRDMAMCM_H
@@ -58,6 +69,9 @@ int rdma_mcm_join_batch(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 int rdma_mcm_get_event(struct rdma_mcm_channel *ch, struct rdma_mcm_event *ev);
 int rdma_mcm_wait_event(struct rdma_mcm_channel *ch, struct rdma_mcm_event *ev,
 			int timeout_ms);
+/* Event types handled: RDMA_MCM_EVENTS_DEFAULT until this is called. */
+int rdma_mcm_set_event_mask(struct rdma_mcm_channel *ch, uint64_t mask,
+			    uint64_t *delivered);
 
 /* Leaves: 0 or -1 with errno, as rdma_leave_multicast(3). */
 int rdma_mcm_leave(struct rdma_mcm_channel *ch, uint32_t ctx_id,

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Helpers of the library's unit tests, and the suites each test file
+ * adds to test_lib.
+ */
+#ifndef TUTIL_H
+#define TUTIL_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "librdmamcm.h"
+
+#define SA(ss)	((const struct sockaddr *)&(ss))
+
+/* A literal address; aborts on a bad one */
+struct sockaddr_storage addr(const char *text);
+
+/* A fresh fake, an open channel on it, and a context on 10.0.0.1 */
+struct rdma_mcm_channel *setup(int flags, uint32_t *ctx_id);
+/* The same, on a fake playing an older or a newer kernel */
+struct rdma_mcm_channel *setup_kernel(int flags, uint32_t *ctx_id,
+				      int old_kernel, int new_kernel);
+
+/* Join @group (full member) and return the handle */
+uint32_t join(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+	      const char *group, uint64_t cookie);
+
+int64_t now_ms(void);
+
+/* An ABI address buffer holding @text */
+void entry_addr(uint8_t *dst, const char *text);
+
+/* Suites: test_abi.c, test_wait.c, test_verbs.c */
+void abi_tests(void);
+void wait_tests(void);
+void verbs_tests(void);
+
+#endif /* TUTIL_H */

@@ -132,7 +132,7 @@ void fake_mgid(const uint8_t *addr, uint8_t mgid[16])
 
 /* --- contexts and members ---------------------------------------------- */
 
-static struct fake_ctx *find_ctx(uint32_t id)
+struct fake_ctx *fake_find_ctx(uint32_t id)
 {
 	int i;
 
@@ -295,7 +295,7 @@ int fake_device_removed(uint32_t ctx_id)
 	struct rdma_mcm_event ev;
 
 	fake_lock();
-	if (!find_ctx(ctx_id)) {
+	if (!fake_find_ctx(ctx_id)) {
 		fake_unlock();
 		return -1;
 	}
@@ -350,7 +350,7 @@ static void leave_ctx(uint32_t ctx_id)
 
 static int do_destroy_ctx(struct rdma_mcm_destroy_ctx *d)
 {
-	struct fake_ctx *c = find_ctx(d->ctx_id);
+	struct fake_ctx *c = fake_find_ctx(d->ctx_id);
 
 	if (d->reserved)
 		return -EINVAL;
@@ -371,10 +371,10 @@ static struct fake_member *new_member(void)
 	return NULL;
 }
 
-static int join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
+int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
 		    uint32_t addr_len, const uint8_t *addr, uint32_t *handle)
 {
-	struct fake_ctx *c = find_ctx(ctx_id);
+	struct fake_ctx *c = fake_find_ctx(ctx_id);
 	struct fake_member *fm;
 	uint8_t key[16];
 	int ret;
@@ -416,11 +416,11 @@ static int do_join(struct rdma_mcm_join *j)
 {
 	if (j->handle)
 		return -EINVAL;
-	return join_one(j->ctx_id, j->cookie, j->join_flags, j->addr_len,
+	return fake_join_one(j->ctx_id, j->cookie, j->join_flags, j->addr_len,
 			j->addr, &j->handle);
 }
 
-static int leave_one(uint32_t ctx_id, uint32_t flags, uint32_t handle,
+int fake_leave_one(uint32_t ctx_id, uint32_t flags, uint32_t handle,
 		     uint32_t addr_len, const uint8_t *addr,
 		     uint32_t *events_reported)
 {
@@ -429,7 +429,7 @@ static int leave_one(uint32_t ctx_id, uint32_t flags, uint32_t handle,
 
 	if (flags & ~RDMA_MCM_LEAVE_BY_ADDR)
 		return -EINVAL;
-	if (!find_ctx(ctx_id))
+	if (!fake_find_ctx(ctx_id))
 		return -ENOENT;
 	if (flags & RDMA_MCM_LEAVE_BY_ADDR) {
 		if (handle)
@@ -452,7 +452,7 @@ static int do_leave(struct rdma_mcm_leave *l)
 {
 	if (l->reserved || l->events_reported)
 		return -EINVAL;
-	return leave_one(l->ctx_id, l->flags, l->handle, l->addr_len, l->addr,
+	return fake_leave_one(l->ctx_id, l->flags, l->handle, l->addr_len, l->addr,
 			 &l->events_reported);
 }
 
@@ -460,7 +460,7 @@ static int do_query(struct rdma_mcm_query *q)
 {
 	struct fake_member *fm;
 
-	if (!find_ctx(q->ctx_id))
+	if (!fake_find_ctx(q->ctx_id))
 		return -ENOENT;
 	fm = fake_find(q->ctx_id, q->handle);
 	if (!fm)
@@ -468,169 +468,6 @@ static int do_query(struct rdma_mcm_query *q)
 	q->member = fm->m;
 	/* a newer kernel's member is longer: its tail follows the struct */
 	memcpy(q + 1, fm->tail, fake.new_kernel ? FAKE_GROW : 0);
-	return 0;
-}
-
-/* The member of @ctx_id with the smallest handle >= @start */
-static struct fake_member *next_member(uint32_t ctx_id, uint32_t start)
-{
-	struct fake_member *best = NULL;
-	int i;
-
-	for (i = 0; i < FAKE_MAX_MEMBERS; i++) {
-		struct fake_member *fm = &fake.mem[i];
-
-		if (!fm->used || fm->ctx_id != ctx_id || fm->m.handle < start)
-			continue;
-		if (!best || fm->m.handle < best->m.handle)
-			best = fm;
-	}
-	return best;
-}
-
-/* entry_size of LIST and BATCH: 0, -EINVAL or -E2BIG, as the kernel */
-static int check_entry_size(uint32_t size, uint32_t ver0)
-{
-	if (size < ver0)
-		return -EINVAL;
-	return size > RDMA_MCM_MAX_ENTRY_SIZE ? -E2BIG : 0;
-}
-
-static int do_list(struct rdma_mcm_list *l)
-{
-	uint8_t *out = (void *)(uintptr_t)l->entries;
-	size_t ksize = fake_member_size();
-	size_t n_copy = l->entry_size < ksize ? l->entry_size : ksize;
-	struct fake_member *fm;
-	uint32_t n = 0, start = l->start;
-	int ret;
-
-	fake.entry_size[_IOC_NR(RDMA_MCM_IOC_LIST)] = l->entry_size;
-	if (l->reserved)
-		return -EINVAL;
-	ret = check_entry_size(l->entry_size, RDMA_MCM_MEMBER_SIZE_VER0);
-	if (ret)
-		return ret;
-	if (!find_ctx(l->ctx_id))
-		return -ENOENT;
-	while (n < l->count && (fm = next_member(l->ctx_id, start))) {
-		/* the caller's entry: the kernel's bytes, then zeros */
-		uint8_t *e = out + (size_t)n * l->entry_size;
-
-		memset(e, 0, l->entry_size);
-		memcpy(e, &fm->m, n_copy < sizeof(fm->m) ? n_copy : sizeof(fm->m));
-		if (n_copy > sizeof(fm->m))
-			memcpy(e + sizeof(fm->m), fm->tail, n_copy - sizeof(fm->m));
-		n++;
-		start = fm->m.handle + 1;
-	}
-	fm = next_member(l->ctx_id, start);
-	l->next = fm ? fm->m.handle : 0;
-	l->count = n;
-	return 0;
-}
-
-/*
- * One entry of a batch as the kernel reads it: its first @ver0.. bytes,
- * zero-extended; a longer entry's unknown tail must be zero (-E2BIG).
- */
-static int read_entry(void *dst, size_t ksize, const uint8_t *src,
-		      size_t usize)
-{
-	size_t i;
-
-	memset(dst, 0, ksize);
-	memcpy(dst, src, usize < ksize ? usize : ksize);
-	for (i = ksize; i < usize; i++)
-		if (src[i])
-			return -E2BIG;
-	return 0;
-}
-
-static int check_batch(struct rdma_mcm_batch *b, unsigned long nr,
-		       uint32_t ver0)
-{
-	int ret;
-
-	fake.entry_size[nr] = b->entry_size;
-	if (b->count > RDMA_MCM_MAX_BATCH || b->done)
-		return -EINVAL;
-	ret = check_entry_size(b->entry_size, ver0);
-	if (ret)
-		return ret;
-	return find_ctx(b->ctx_id) ? 0 : -ENOENT;
-}
-
-/* Only the outputs of an entry are written: result and handle */
-static int do_batch_join(struct rdma_mcm_batch *b)
-{
-	uint8_t *arr = (void *)(uintptr_t)b->entries;
-	struct rdma_mcm_join_entry e, *out;
-	uint32_t i;
-	int ret;
-
-	ret = check_batch(b, _IOC_NR(RDMA_MCM_IOC_BATCH_JOIN),
-			  RDMA_MCM_JOIN_ENTRY_SIZE_VER0);
-	if (ret)
-		return ret;
-	for (i = 0; i < b->count; i++) {
-		out = (void *)(arr + (size_t)i * b->entry_size);
-		e.handle = 0;
-		e.result = read_entry(&e, sizeof(e), (uint8_t *)out,
-				      b->entry_size);
-		if (!e.result)
-			e.result = join_one(b->ctx_id, e.cookie, e.join_flags,
-					    e.addr_len, e.addr, &e.handle);
-		out->handle = e.result ? 0 : e.handle;
-		out->result = e.result;
-	}
-	b->done = b->count;
-	return 0;
-}
-
-/* Only the outputs of an entry are written: result and events_reported */
-static int do_batch_leave(struct rdma_mcm_batch *b)
-{
-	uint8_t *arr = (void *)(uintptr_t)b->entries;
-	struct rdma_mcm_leave_entry e, *out;
-	uint32_t i;
-	int ret;
-
-	ret = check_batch(b, _IOC_NR(RDMA_MCM_IOC_BATCH_LEAVE),
-			  RDMA_MCM_LEAVE_ENTRY_SIZE_VER0);
-	if (ret)
-		return ret;
-	for (i = 0; i < b->count; i++) {
-		out = (void *)(arr + (size_t)i * b->entry_size);
-		e.events_reported = 0;
-		e.result = read_entry(&e, sizeof(e), (uint8_t *)out,
-				      b->entry_size);
-		if (!e.result && e.reserved)
-			e.result = -EINVAL;
-		if (!e.result)
-			e.result = leave_one(b->ctx_id, e.flags, e.handle,
-					     e.addr_len, e.addr,
-					     &e.events_reported);
-		out->events_reported = e.result ? 0 : e.events_reported;
-		out->result = e.result;
-	}
-	b->done = b->count;
-	return 0;
-}
-
-static int do_set_events(struct rdma_mcm_set_events *se)
-{
-	const uint64_t known = RDMA_MCM_EVENTS_DEFAULT |
-			       RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED);
-
-	fake.nr_set_events++;
-	if (se->reserved || se->event_size < RDMA_MCM_EVENT_SIZE_VER0)
-		return -EINVAL;
-	fake.ev_mask = se->event_mask & known;
-	if (se->event_size > fake_event_size())
-		se->event_size = (uint32_t)fake_event_size();
-	fake.ev_size = se->event_size;
-	se->event_mask = fake.ev_mask;
 	return 0;
 }
 
@@ -655,15 +492,15 @@ int fake_dispatch(unsigned long nr, void *arg)
 	case _IOC_NR(RDMA_MCM_IOC_QUERY):
 		return do_query(arg);
 	case _IOC_NR(RDMA_MCM_IOC_LIST):
-		return do_list(arg);
+		return fake_do_list(arg);
 	case _IOC_NR(RDMA_MCM_IOC_BATCH_JOIN):
-		return do_batch_join(arg);
+		return fake_do_batch_join(arg);
 	case _IOC_NR(RDMA_MCM_IOC_BATCH_LEAVE):
-		return do_batch_leave(arg);
+		return fake_do_batch_leave(arg);
 	case _IOC_NR(RDMA_MCM_IOC_SET_EVENTS):
 		if (fake.old_kernel)
 			return -ENOTTY;
-		return do_set_events(arg);
+		return fake_do_set_events(arg);
 	default:
 		return -ENOTTY;
 	}

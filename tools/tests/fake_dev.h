@@ -100,7 +100,17 @@ int fake_device_removed(uint32_t ctx_id);
 size_t fake_event_size(void);
 size_t fake_member_size(void);
 
-/* fake_dev.c, for fake_io.c: with the fake's lock held */
+/* fake_dev.c, for fake_cmds.c and fake_io.c: with the fake's lock held */
+struct fake_ctx *fake_find_ctx(uint32_t id);
+int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
+		  uint32_t addr_len, const uint8_t *addr, uint32_t *handle);
+int fake_leave_one(uint32_t ctx_id, uint32_t flags, uint32_t handle,
+		   uint32_t addr_len, const uint8_t *addr,
+		   uint32_t *events_reported);
+int fake_do_list(struct rdma_mcm_list *l);
+int fake_do_batch_join(struct rdma_mcm_batch *b);
+int fake_do_batch_leave(struct rdma_mcm_batch *b);
+int fake_do_set_events(struct rdma_mcm_set_events *se);
 void fake_lock(void);
 void fake_unlock(void);
 int fake_dispatch(unsigned long nr, void *arg);

@@ -9,6 +9,11 @@
  * -t seconds. The sender builds its address handle from the event and
  * waits for every send completion before it leaves: a leave while sends
  * are queued can lose them (mckey on 6.12 does).
+ *
+ * Both also watch the channel: when the device goes away
+ * (RDMA_MCM_EVENT_DEVICE_REMOVED) or the group is lost (ERROR), they stop
+ * and release every verbs object at once, so that the device's removal
+ * does not wait for the timeout.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -162,6 +167,9 @@ static int ud_join(struct ud *u, const struct ud_opts *o)
 
 	if (cli_open(cli, 0))
 		return -1;
+	rdma_mcm_set_event_mask(cli->ch, RDMA_MCM_EVENTS_DEFAULT |
+				RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED),
+				NULL);
 	u->m = cli_member_new(cli, o->group, o->join_flags);
 	if (!u->m || cli_ensure_ctx(cli, u->m->addr.ss_family, &u->dev))
 		return -1;
@@ -281,12 +289,45 @@ static void ud_destroy(struct ud *u)
 }
 
 /*
- * Up to @max completions; waits on the completion channel until the
- * deadline. Returns their number, 0 on timeout, -1 on error.
+ * The channel's events meanwhile: 0, or -1 (reported) when the device
+ * went away or the group was lost.
+ */
+static int ud_events(struct ud *u)
+{
+	struct cli *cli = u->cli;
+	struct rdma_mcm_event ev;
+
+	while (!rdma_mcm_wait_event(cli->ch, &ev, 0)) {
+		cli->events++;
+		out_event(cli, &ev, u->m->name);
+		if (ev.event == RDMA_MCM_EVENT_DEVICE_REMOVED &&
+		    ev.ctx_id == cli->ctx_id) {
+			cli_err("the RDMA device went away: releasing it");
+			return -1;
+		}
+		if (ev.event == RDMA_MCM_EVENT_ERROR &&
+		    ev.handle == u->m->handle) {
+			cli_err("%s lost: %s", u->m->name, strerror(-ev.status));
+			return -1;
+		}
+	}
+	if (errno == ETIMEDOUT)
+		return 0;
+	cli_err("reading events: %s", strerror(errno));
+	return -1;
+}
+
+/*
+ * Up to @max completions; waits on the completion channel (and the
+ * channel's events) until the deadline. Returns their number, 0 on
+ * timeout, -1 on error.
  */
 static int ud_poll(struct ud *u, struct ibv_wc *wc, int max)
 {
-	struct pollfd pfd = { .fd = u->cc->fd, .events = POLLIN };
+	struct pollfd pfd[2] = {
+		{ .fd = u->cc->fd, .events = POLLIN },
+		{ .fd = rdma_mcm_get_fd(u->cli->ch), .events = POLLIN },
+	};
 	struct ibv_cq *cq;
 	void *cq_ctx;
 	int n;
@@ -295,10 +336,15 @@ static int ud_poll(struct ud *u, struct ibv_wc *wc, int max)
 		n = ibv_poll_cq(u->cq, max, wc);
 		if (n)
 			return n < 0 ? -1 : n;
+		if (ud_events(u))
+			return -1;
 		if (!remaining(u))
 			return 0;
-		if (poll(&pfd, 1, remaining(u)) < 0 && errno != EINTR)
+		pfd[0].revents = 0;
+		if (poll(pfd, 2, remaining(u)) < 0 && errno != EINTR)
 			return -1;
+		if (!(pfd[0].revents & POLLIN))
+			continue;
 		if (ibv_get_cq_event(u->cc, &cq, &cq_ctx))
 			continue;
 		ibv_ack_cq_events(cq, 1);

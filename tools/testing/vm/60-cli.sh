@@ -9,7 +9,9 @@
 # CLI built on the "old" library (no SET_EVENTS, as 0.2.0) and on the
 # "new" one (every struct 8 bytes longer with a zero tail, 80-byte events
 # asked for), tools/build/compat/rdma-mcm-old and -new, if the guest has
-# them: the module serves both.
+# them: the module serves both. Last, rxe1 is removed under a join session
+# and a recv: both report device-removed, recv releases its verbs objects
+# at once (the removal completes) and exits 1; rxe1 is added back.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -75,7 +77,7 @@ compat_cli() {
 	cat /tmp/compat.out
 }
 
-plan 26
+plan 33
 check "modprobe rdma_mcm" modprobe rdma_mcm
 
 G=239.6.0.1
@@ -146,4 +148,29 @@ ok "after SIGKILL, no IGMP entry and no live object remains" wait_for 20 all_cle
 
 compat_cli rdma-mcm-old 239.6.0.5
 compat_cli rdma-mcm-new 239.6.0.6
+
+G=239.6.0.7
+rdma-mcm -b $BENCH_IP1 join 239.6.0.8 < /dev/null > /tmp/rmj.out 2>&1 &
+jpid=$!
+rdma-mcm -b $BENCH_IP1 -t 120 recv $G -c 1000000 > /tmp/rm.out 2>&1 &
+pid=$!
+both_joined() { grep -q "^joined $G " /tmp/rm.out && grep -q '^joined 239.6.0.8 ' /tmp/rmj.out; }
+ok "rdma-mcm recv and a join session hold memberships on rxe1" wait_for 30 both_joined
+sleep 1
+check "rdma link delete rxe1 under them completes" timeout 60 rdma link delete rxe1
+ok "rdma-mcm recv released the device and exited" wait_for 30 not_running $pid
+wait $pid
+rc=$?
+cat /tmp/rm.out
+ok "recv printed device-removed and exited 1" \
+	sh -c "[ $rc -eq 1 ] && grep -q '^device-removed ctx [0-9]* status -19' /tmp/rm.out"
+session_saw() { grep -q '^device-removed ctx [0-9]* status -19' /tmp/rmj.out &&
+		grep -q '^error 239.6.0.8 handle [0-9]* status -19' /tmp/rmj.out; }
+ok "the join session printed device-removed and the membership's error" \
+	wait_for 10 session_saw
+kill -TERM $jpid
+wait $jpid
+ok "the join session left its membership in error and exited 0" [ $? -eq 0 ]
+cat /tmp/rmj.out
+check "re-add rxe1" bench_rxe rxe1 veth1
 check "rmmod rdma_mcm" rmmod rdma_mcm

@@ -9,14 +9,22 @@
  *
  * Rules that let the structs grow without breaking old binaries:
  *  - every ioctl argument's size is the size encoded in the command number
- *    (_IOC_SIZE). A newer kernel accepts an older, shorter struct (the
- *    missing tail reads as zero) and a newer, longer one whose unknown tail
- *    is zero (else -E2BIG), as copy_struct_from_user() does;
- *  - arrays (batch and list entries) carry their entry size;
+ *    (_IOC_SIZE). A newer kernel accepts an older, shorter struct down to
+ *    the size of the struct's first version (RDMA_MCM_*_SIZE_VER0; the
+ *    missing tail reads as zero, and only the caller's bytes are written
+ *    back) and a newer, longer one whose unknown tail is zero (else
+ *    -E2BIG), as copy_struct_from_user() does. Shorter than VER0: -EINVAL;
+ *  - arrays (batch and list entries) carry their entry size, from the
+ *    entry's VER0 size up to RDMA_MCM_MAX_ENTRY_SIZE, with the same rules;
+ *  - events are read() in the size the file asked for with
+ *    RDMA_MCM_IOC_SET_EVENTS (RDMA_MCM_EVENT_SIZE_VER0 until it asks),
+ *    and a file only ever reads the event types it asked for (JOINED and
+ *    ERROR until it asks);
  *  - reserved fields and unknown flags must be zero (else -EINVAL);
  *  - every struct has a fixed layout with explicit padding and 64-bit
  *    fields aligned with __aligned_u64, identical for 32- and 64-bit
  *    processes (compat_ioctl passes them through unchanged).
+ * RDMA_MCM_ABI_VERSION changes only if a rule above is ever broken.
  * Every errno is listed in Documentation/uapi.rst.
  */
 #ifndef _UAPI_RDMA_MCM_ABI_H
@@ -40,6 +48,30 @@
 /* Room for any socket address rdma_mcm takes (sockaddr_in, _in6, _ib). */
 #define RDMA_MCM_ADDR_SIZE	128
 
+/*
+ * Sizes of the first version of each struct: the smallest a kernel takes
+ * (and, for events, the size read() returns until the file asks for
+ * another with RDMA_MCM_IOC_SET_EVENTS).
+ */
+#define RDMA_MCM_VERSION_SIZE_VER0	8
+#define RDMA_MCM_CREATE_CTX_SIZE_VER0	144
+#define RDMA_MCM_DESTROY_CTX_SIZE_VER0	8
+#define RDMA_MCM_JOIN_SIZE_VER0		152
+#define RDMA_MCM_LEAVE_SIZE_VER0	152
+#define RDMA_MCM_MEMBER_SIZE_VER0	184
+#define RDMA_MCM_QUERY_SIZE_VER0	192
+#define RDMA_MCM_LIST_SIZE_VER0		32
+#define RDMA_MCM_JOIN_ENTRY_SIZE_VER0	152
+#define RDMA_MCM_LEAVE_ENTRY_SIZE_VER0	152
+#define RDMA_MCM_BATCH_SIZE_VER0	24
+#define RDMA_MCM_EVENT_SIZE_VER0	72
+#define RDMA_MCM_SET_EVENTS_SIZE_VER0	16
+
+/* The largest entry_size BATCH and LIST take (else -E2BIG). */
+#define RDMA_MCM_MAX_ENTRY_SIZE		4096
+/* The most entries one BATCH call takes (else -EINVAL). */
+#define RDMA_MCM_MAX_BATCH		65536
+
 /* Join flags, as librdmacm's RDMA_MC_JOIN_FLAG_*. */
 #define RDMA_MCM_JOIN_FULLMEMBER		0
 #define RDMA_MCM_JOIN_SENDONLY_FULLMEMBER	1
@@ -52,9 +84,26 @@
 #define RDMA_MCM_STATE_JOINED	1
 #define RDMA_MCM_STATE_ERROR	2
 
-/* Event types, read() from the file */
-#define RDMA_MCM_EVENT_JOINED	1
-#define RDMA_MCM_EVENT_ERROR	2
+/*
+ * Event types, read() from the file. A file reads only the types it asked
+ * for with RDMA_MCM_IOC_SET_EVENTS; until it asks, JOINED and ERROR.
+ *  JOINED          a join completed: the address handle attributes
+ *  ERROR           a membership failed or was lost (status: negative errno)
+ *  DEVICE_REMOVED  the context's RDMA device went away (status -ENODEV,
+ *                  handle 0): release every verbs object on it (QPs, AHs,
+ *                  CQs, PDs, the device context) at once, the device is
+ *                  being unregistered. The context stays, without a device:
+ *                  joins fail with ENODEV, leave and destroy work.
+ */
+#define RDMA_MCM_EVENT_JOINED		1
+#define RDMA_MCM_EVENT_ERROR		2
+#define RDMA_MCM_EVENT_DEVICE_REMOVED	3
+
+/* The bit of an event type in an event mask */
+#define RDMA_MCM_EVENT_BIT(type)	(1ULL << (type))
+/* The types a file reads until it asks for others */
+#define RDMA_MCM_EVENTS_DEFAULT		(RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_JOINED) | \
+					 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_ERROR))
 
 /**
  * struct rdma_mcm_version - RDMA_MCM_IOC_VERSION
@@ -71,6 +120,9 @@ struct rdma_mcm_version {
 /**
  * struct rdma_mcm_create_ctx - RDMA_MCM_IOC_CREATE_CTX
  * @src: in: local source address (sockaddr_in, sockaddr_in6 or sockaddr_ib)
+ *	of an RDMA device. Its port (sin_port, sin6_port; for sockaddr_ib
+ *	the service id) is ignored, as the port of a group is: every
+ *	rdma_cm_id of the context binds a port of its own.
  * @src_len: in: bytes of @src used
  * @flags: in: must be zero
  * @ctx_id: out: the context's id in this file (never 0)
@@ -240,12 +292,16 @@ struct rdma_mcm_leave_entry {
  * @entries: in: user pointer to @count struct rdma_mcm_join_entry (or
  *	_leave_entry); each entry's outputs are written back
  * @ctx_id: in: the context
- * @count: in: entries in the array (at most 65536)
+ * @count: in: entries in the array (at most RDMA_MCM_MAX_BATCH)
  * @entry_size: in: the size of one entry as the caller knows it
- * @done: out: entries processed (all of them unless the call failed)
+ * @done: out: entries processed (all of them unless the call failed; 0
+ *	when it failed before the first entry)
  *
- * A failing entry does not stop the batch: it gets its own @result. The
- * call itself fails only for a bad argument or a fault on the array.
+ * A failing entry does not stop the batch: it gets its own @result, and
+ * only its outputs (@result, and @handle or @events_reported) are written;
+ * its inputs are left as they were. The call itself fails only for a bad
+ * argument, a fault on the array or a fatal signal (-EINTR: @done tells how
+ * far it got).
  */
 struct rdma_mcm_batch {
 	__aligned_u64 entries;
@@ -257,11 +313,12 @@ struct rdma_mcm_batch {
 
 /**
  * struct rdma_mcm_event - what read() returns, one or more at a time
- * @cookie: the join's cookie
- * @event: RDMA_MCM_EVENT_JOINED or RDMA_MCM_EVENT_ERROR
- * @status: for RDMA_MCM_EVENT_ERROR, a negative errno; else 0
+ * @cookie: the join's cookie (0 for a context's event)
+ * @event: RDMA_MCM_EVENT_*
+ * @status: for RDMA_MCM_EVENT_ERROR and _DEVICE_REMOVED, a negative errno;
+ *	else 0
  * @ctx_id: the context
- * @handle: the membership
+ * @handle: the membership (0 for a context's event)
  * @qkey: Q_Key to send with and to set on the QP
  * @mlid: multicast LID (for ibv_attach_mcast(); 0 on RoCE)
  * @sl: service level, for ibv_create_ah()
@@ -293,6 +350,26 @@ struct rdma_mcm_event {
 	__u8 reserved;
 };
 
+/**
+ * struct rdma_mcm_set_events - RDMA_MCM_IOC_SET_EVENTS
+ * @event_mask: in: the event types the caller handles, as
+ *	RDMA_MCM_EVENT_BIT(type); out: those of them this kernel delivers.
+ *	Events of other types are never read() by this file.
+ * @event_size: in: sizeof(struct rdma_mcm_event) as the caller knows it,
+ *	at least RDMA_MCM_EVENT_SIZE_VER0 (else -EINVAL); out: the size of
+ *	each event read() returns from now on, the smaller of the caller's
+ *	and the kernel's. A caller with a longer struct zero-fills its tail.
+ * @reserved: must be zero
+ *
+ * A kernel without this command fails it with ENOTTY: its events are
+ * RDMA_MCM_EVENT_SIZE_VER0 bytes, of the default types.
+ */
+struct rdma_mcm_set_events {
+	__aligned_u64 event_mask;
+	__u32 event_size;
+	__u32 reserved;
+};
+
 #define RDMA_MCM_IOC_VERSION	 _IOR(RDMA_MCM_IOCTL_MAGIC, 0x00, struct rdma_mcm_version)
 #define RDMA_MCM_IOC_CREATE_CTX	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x01, struct rdma_mcm_create_ctx)
 #define RDMA_MCM_IOC_DESTROY_CTX _IOW(RDMA_MCM_IOCTL_MAGIC, 0x02, struct rdma_mcm_destroy_ctx)
@@ -302,5 +379,6 @@ struct rdma_mcm_event {
 #define RDMA_MCM_IOC_LIST	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x06, struct rdma_mcm_list)
 #define RDMA_MCM_IOC_BATCH_JOIN	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x07, struct rdma_mcm_batch)
 #define RDMA_MCM_IOC_BATCH_LEAVE _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x08, struct rdma_mcm_batch)
+#define RDMA_MCM_IOC_SET_EVENTS	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x09, struct rdma_mcm_set_events)
 
 #endif /* _UAPI_RDMA_MCM_ABI_H */

@@ -7,6 +7,7 @@
 #include <linux/string.h>
 #include <net/ipv6.h>
 #include <rdma/ib.h>
+#include <rdma/ib_addr.h>
 
 #include "rdma_mcm_internal.h"
 
@@ -52,10 +53,66 @@ int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
 }
 
 /**
+ * rdma_mcm_src_parse() - check a source address and copy it without its port
+ * @sa: the address
+ * @len: its length in bytes
+ * @out: where to copy it, zero padded, with the port cleared
+ *
+ * The port of a source address means nothing to multicast, as the port of
+ * a group does not: every rdma_cm_id of a context binds a port of its own
+ * from rdma_cm's UDP port space. Kept, it would make the context's second
+ * id fail with -EADDRINUSE (and a port below 1024 -EACCES).
+ *
+ * Return: the errors of rdma_mcm_addr_parse(), or 0.
+ */
+int rdma_mcm_src_parse(const struct sockaddr *sa, size_t len,
+		       union rdma_mcm_addr *out)
+{
+	int ret = rdma_mcm_addr_parse(sa, len, out);
+
+	if (ret)
+		return ret;
+	switch (out->sa.sa_family) {
+	case AF_INET:
+		out->in.sin_port = 0;
+		break;
+	case AF_INET6:
+		out->in6.sin6_port = 0;
+		break;
+	case AF_IB:
+		/* the service id is AF_IB's port */
+		out->ib.sib_sid = 0;
+		out->ib.sib_sid_mask = 0;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * On InfiniBand rdma_cm maps an IPv6 group to an MGID that keeps only its
+ * last ten bytes (cma_set_mgid(): the IPv6 signature, the scope of the
+ * port's broadcast address, the P_Key, then bytes 6..15), unless the
+ * address is itself an SA-assigned MGID (ff1x:a01b::/32), used as it is.
+ * Groups that differ only in bytes 0..5 are one group there: their key is
+ * the bytes rdma_cm keeps.
+ */
+static void rdma_mcm_ib_ipv6_key(const struct in6_addr *a,
+				 struct rdma_mcm_key *key)
+{
+	if ((be32_to_cpu(a->s6_addr32[0]) & 0xFFF0FFFF) == 0xFF10A01B) {
+		memcpy(key->raw, a->s6_addr, sizeof(key->raw));
+		return;
+	}
+	memcpy(&key->raw[6], &a->s6_addr[6], 10);
+}
+
+/**
  * rdma_mcm_group_parse() - check a multicast group address
  * @sa: the address
  * @len: its length in bytes
  * @family: the family of the context's source address
+ * @ib_mgid: the context joins on InfiniBand, where rdma_cm's MGID of an
+ *	IPv6 group drops its first six bytes: key by what it keeps
  * @out: where to copy the group, with its port cleared
  * @key: where to put the group's hash key
  *
@@ -64,8 +121,8 @@ int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
  * AF_IB: an MGID whose first byte is not 0xff).
  */
 int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
-			 sa_family_t family, union rdma_mcm_addr *out,
-			 struct rdma_mcm_key *key)
+			 sa_family_t family, bool ib_mgid,
+			 union rdma_mcm_addr *out, struct rdma_mcm_key *key)
 {
 	struct sockaddr_in *sin = &out->in;
 	struct sockaddr_in6 *sin6 = &out->in6;
@@ -90,7 +147,11 @@ int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
 		if (!ipv6_addr_is_multicast(&sin6->sin6_addr))
 			return -EINVAL;
 		sin6->sin6_port = 0;
-		memcpy(key->raw, &sin6->sin6_addr, sizeof(sin6->sin6_addr));
+		if (ib_mgid)
+			rdma_mcm_ib_ipv6_key(&sin6->sin6_addr, key);
+		else
+			memcpy(key->raw, &sin6->sin6_addr,
+			       sizeof(sin6->sin6_addr));
 		break;
 	case AF_IB:
 		if (sib->sib_addr.sib_raw[0] != 0xff)
@@ -112,4 +173,22 @@ void rdma_mcm_addr_to_storage(const union rdma_mcm_addr *addr,
 	BUILD_BUG_ON(sizeof(*addr) > sizeof(*ss));
 	memset(ss, 0, sizeof(*ss));
 	memcpy(ss, addr, sizeof(*addr));
+}
+
+/**
+ * rdma_mcm_sockaddr_len() - length of a kernel caller's sockaddr
+ * @sa: the address, or NULL
+ *
+ * Return: the length of @sa's family's sockaddr, the size of a family
+ * alone for an unknown family (rdma_mcm_addr_parse() then says why), or 0
+ * for NULL.
+ */
+size_t rdma_mcm_sockaddr_len(const struct sockaddr *sa)
+{
+	size_t len;
+
+	if (!sa)
+		return 0;
+	len = rdma_addr_size(sa);
+	return len ? len : sizeof(sa->sa_family);
 }

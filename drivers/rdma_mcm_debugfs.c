@@ -3,8 +3,9 @@
  * rdma_mcm: debugfs, /sys/kernel/debug/rdma_mcm/.
  *
  *   live   objects alive in the module: contexts, memberships, and the
- *          rdma_cm_ids the manager holds. All zero when nothing is in use;
- *          the tests check it after every run.
+ *          rdma_cm_ids the manager holds; the char device's files, their
+ *          contexts and memberships, and per-user accounts. All zero when
+ *          nothing is in use; the tests check it after every run.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -22,6 +23,7 @@ static int rdma_mcm_live_show(struct seq_file *m, void *unused)
 		   live.members, live.slots);
 	seq_printf(m, "files %d\nfile_contexts %d\nfile_members %d\n",
 		   live.files, live.ucontexts, live.umembers);
+	seq_printf(m, "users %d\n", live.users);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rdma_mcm_live);

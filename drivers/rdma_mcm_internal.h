@@ -1,6 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * rdma_mcm: internal declarations shared by the module's source files.
+ * rdma_mcm: internal declarations of the manager, shared by its source
+ * files (the char device has its own, rdma_mcm_cdev.h, on top of this).
+ *
+ * Who does what:
+ *   rdma_mcm_ctx.c      contexts: open, close, lifetime, losing the device
+ *   rdma_mcm_member.c   memberships: join, leave, query, list
+ *   rdma_mcm_slot.c     the rdma_cm_ids a context joins on
+ *   rdma_mcm_notify.c   rdma_cm events, the work, the ULP's callbacks
+ *   rdma_mcm_state.c    the membership state machine
+ *   rdma_mcm_device.c   RDMA devices (ib_client) and the contexts on them
+ *   rdma_mcm_addr.c     address checks
+ *   rdma_mcm_rdma_cm.c  the rdma_cm and verbs calls (KUnit fakes them)
+ *
+ * Locking, outermost first:
+ *   ctx->mutex          join, leave, close, slots, QP attach and detach,
+ *                       the context's device. Held across rdma_cm calls;
+ *                       never taken by the rdma_cm event handler, so that
+ *                       rdma_leave_multicast() and rdma_destroy_id(), which
+ *                       wait for a running handler, cannot deadlock on it.
+ *   rdma_mcm_dev_lock   (rdma_mcm_device.c) ctx->device, the device list
+ *   ctx->lock           member states and notifications, the pending list,
+ *                       the callback bookkeeping, erasure from ctx->members.
+ *                       Taken with softirqs off (query and list may be
+ *                       called from softirq context) by the event handler.
+ * ULP callbacks run from ctx->work with none of them held.
  */
 #ifndef _RDMA_MCM_INTERNAL_H
 #define _RDMA_MCM_INTERNAL_H
@@ -13,6 +37,7 @@
 #include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -22,20 +47,6 @@
 #include <rdma/rdma_mcm.h>
 
 struct ib_device;
-
-/* rdma_mcm_ib.c: the ib_client that tracks RDMA devices */
-int rdma_mcm_ib_client_register(void);
-void rdma_mcm_ib_client_unregister(void);
-unsigned int rdma_mcm_ib_device_count(void);
-
-/* rdma_mcm_debugfs.c: /sys/kernel/debug/rdma_mcm */
-void rdma_mcm_debugfs_init(void);
-void rdma_mcm_debugfs_exit(void);
-
-/* rdma_mcm_cdev.c: the /dev/rdma_mcm misc device */
-int rdma_mcm_cdev_register(void);
-void rdma_mcm_cdev_unregister(void);
-extern const struct file_operations rdma_mcm_cdev_fops;	/* for KUnit */
 
 /**
  * struct rdma_mcm_backend - the rdma_cm and verbs calls the manager makes
@@ -48,8 +59,10 @@ extern const struct file_operations rdma_mcm_cdev_fops;	/* for KUnit */
  * @detach: ib_detach_mcast()
  *
  * rdma_mcm_rdma_cm.c has the real one; KUnit replaces it with a fake that
- * completes, delays, fails or drops joins and injects events. Every call
- * gets the backend so that a fake can find its own state.
+ * completes, delays, fails or drops joins and delivers events from inside
+ * any call, as rdma_cm can. Every call gets the backend so that a fake can
+ * find its own state. Errors are rdma_cm's own: the manager maps them to
+ * the errnos it documents.
  */
 struct rdma_mcm_backend {
 	struct rdma_cm_id *(*create_id)(const struct rdma_mcm_backend *be,
@@ -87,6 +100,7 @@ extern const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend;
  * rdma_leave_multicast() scans the id's list of groups, so a context
  * spreads its memberships over several ids of at most rdma_mcm_slot_size
  * groups each: a leave then costs O(slot size), not O(memberships).
+ * Every id of a context is bound to the context's device and port.
  * Protected by the context's mutex.
  */
 struct rdma_mcm_slot {
@@ -97,7 +111,10 @@ struct rdma_mcm_slot {
 	unsigned int count;
 };
 
-/* Group address as a hash key: the address bytes, zero padded. */
+/*
+ * Group as a hash key: the address bytes, zero padded; on InfiniBand the
+ * bytes of an IPv6 group that rdma_cm's MGID keeps (see rdma_mcm_addr.c).
+ */
 struct rdma_mcm_key {
 	u8 raw[16];
 };
@@ -171,34 +188,43 @@ struct rdma_mcm_membership {
 
 /**
  * struct rdma_mcm_ctx - a ULP's manager context
+ * @ref: the opener holds one reference until rdma_mcm_close() is done;
+ *	device removal holds one while it waits for the context
+ * @id: the context's index in the registry of every context
  * @net: network namespace (a reference is held)
- * @src: the local source address every id is bound to
+ * @src: the local source address every id is bound to, port cleared
  * @ops: the ULP's callbacks
  * @priv: the ULP's private pointer, passed to the callbacks
  * @be: rdma_cm/verbs backend
- * @mutex: serialises join, leave, close, slot management, QP attach and
- *	detach, and device-loss teardown; held across rdma_cm calls, never
- *	taken by the rdma_cm event handler and never held across a callback
- * @lock: protects member states and notifications, @pending, and the
- *	callback bookkeeping; taken by the rdma_cm event handler
+ * @mutex: see the locking notes at the top of this file
+ * @lock: see the locking notes at the top of this file
  * @members: handle -> member
  * @groups: group key -> member
  * @next_handle: cursor for cyclic handle allocation
  * @slots: every slot
  * @free_slots: slots with room for another membership
  * @nr_slots: length of @slots
+ * @device: the RDMA device every id is bound to; NULL before the first
+ *	bind and once the device is lost. Written under @mutex and
+ *	rdma_mcm_dev_lock, read under either.
+ * @port_num: the port of @device
+ * @ib_mgid: the port is InfiniBand: groups are told apart by their MGID
+ * @gone_node: entry in a device removal's list of contexts to tell
  * @work: delivers notifications and handles device loss
- * @free_work: frees the context after a close from one of its callbacks
+ * @free_work: drops the opener's reference after a close from a callback
  * @pending: members with notifications to deliver, in order
  * @cb_member: the member whose callback is running, or NULL
  * @cb_task: the task running a callback, or NULL
  * @cb_wq: woken when a callback returns
+ * @open_done: rdma_mcm_open() has returned: callbacks may run
  * @closing: rdma_mcm_close() was called: no more callbacks or joins
- * @close_deferred: close was called from a callback; the work frees
  * @device_lost: the device went away; joins fail with -ENODEV
- * @device_lost_pending: the work must tear down the ids
+ * @device_lost_pending: the work must take the device away
+ * @notify_device_removed: ->device_removed() is due
  */
 struct rdma_mcm_ctx {
+	refcount_t ref;
+	u32 id;
 	struct net *net;
 	union rdma_mcm_addr src;
 	const struct rdma_mcm_ops *ops;
@@ -214,16 +240,22 @@ struct rdma_mcm_ctx {
 	struct list_head free_slots;
 	unsigned int nr_slots;
 
+	struct ib_device *device;
+	u32 port_num;
+	bool ib_mgid;
+	struct list_head gone_node;
+
 	struct work_struct work;
 	struct work_struct free_work;
 	struct list_head pending;
 	struct rdma_mcm_membership *cb_member;
 	struct task_struct *cb_task;
 	wait_queue_head_t cb_wq;
+	bool open_done;
 	bool closing;
-	bool close_deferred;
 	bool device_lost;
 	bool device_lost_pending;
+	bool notify_device_removed;
 };
 
 /* rdma_mcm_state.c: the membership state machine */
@@ -235,23 +267,80 @@ bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
 /* rdma_mcm_addr.c: address checks */
 int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
 			union rdma_mcm_addr *out);
+int rdma_mcm_src_parse(const struct sockaddr *sa, size_t len,
+		       union rdma_mcm_addr *out);
 int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
-			 sa_family_t family, union rdma_mcm_addr *out,
-			 struct rdma_mcm_key *key);
+			 sa_family_t family, bool ib_mgid,
+			 union rdma_mcm_addr *out, struct rdma_mcm_key *key);
 void rdma_mcm_addr_to_storage(const union rdma_mcm_addr *addr,
 			      struct sockaddr_storage *ss);
+size_t rdma_mcm_sockaddr_len(const struct sockaddr *sa);
 
-/* rdma_mcm_core.c: the manager */
-int rdma_mcm_core_init(void);
-void rdma_mcm_core_exit(void);
+/* rdma_mcm_ctx.c: contexts */
 struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 					   const struct sockaddr *src,
 					   const struct rdma_mcm_ops *ops,
 					   void *priv,
 					   const struct rdma_mcm_backend *be);
+void rdma_mcm_ctx_put(struct rdma_mcm_ctx *ctx);
+void rdma_mcm_ctx_lose_device(struct rdma_mcm_ctx *ctx);
+void rdma_mcm_ctx_lose_device_sync(struct rdma_mcm_ctx *ctx);
+void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx);
+void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_flush(void);
+int rdma_mcm_ctx_init(void);
+void rdma_mcm_ctx_exit(void);
+extern struct workqueue_struct *rdma_mcm_wq;
+
+/* rdma_mcm_member.c: memberships */
+extern const struct rhashtable_params rdma_mcm_group_params;
+int rdma_mcm_member_init(void);
+void rdma_mcm_member_exit(void);
+void rdma_mcm_member_put(struct rdma_mcm_membership *mb);
+void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
+			  struct rdma_mcm_membership *mb, bool cm_leave);
+void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
+				 struct rdma_mcm_membership *mb);
 int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 			 u32 *handle);
+
+/* rdma_mcm_slot.c: the context's rdma_cm_ids */
+struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx);
+struct rdma_mcm_slot *rdma_mcm_slot_get(struct rdma_mcm_ctx *ctx);
+void rdma_mcm_slot_put(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot);
+void rdma_mcm_slot_destroy(struct rdma_mcm_ctx *ctx,
+			   struct rdma_mcm_slot *slot);
+extern unsigned int rdma_mcm_slot_size;
+
+/* rdma_mcm_notify.c: rdma_cm events and the ULP's callbacks */
+int rdma_mcm_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
+void rdma_mcm_notify(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
+		     unsigned int what);
+void rdma_mcm_work(struct work_struct *work);
+void rdma_mcm_cb_barrier(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb);
+
+/* rdma_mcm_device.c: RDMA devices and the contexts bound to them */
+int rdma_mcm_device_register(void);
+void rdma_mcm_device_unregister(void);
+unsigned int rdma_mcm_ib_device_count(void);
+int rdma_mcm_dev_add(struct ib_device *device);
+void rdma_mcm_dev_remove(struct ib_device *device);
+bool rdma_mcm_dev_removing(struct ib_device *device);
+int rdma_mcm_registry_add(struct rdma_mcm_ctx *ctx);
+void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx);
+int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
+			    u32 port_num);
+void rdma_mcm_ctx_clear_device(struct rdma_mcm_ctx *ctx);
+
+/* rdma_mcm_debugfs.c: /sys/kernel/debug/rdma_mcm */
+void rdma_mcm_debugfs_init(void);
+void rdma_mcm_debugfs_exit(void);
+
+/* rdma_mcm_cdev.c: the /dev/rdma_mcm misc device */
+int rdma_mcm_cdev_register(void);
+void rdma_mcm_cdev_unregister(void);
+extern const struct file_operations rdma_mcm_cdev_fops;	/* for KUnit */
 
 /**
  * struct rdma_mcm_live - objects alive in the whole module
@@ -261,6 +350,7 @@ int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
  * @files: open files of the char device
  * @ucontexts: the char device's contexts (of all files)
  * @umembers: the char device's memberships (of all files)
+ * @users: per-user accounts of the char device's limits
  */
 struct rdma_mcm_live {
 	int contexts;
@@ -269,10 +359,24 @@ struct rdma_mcm_live {
 	int files;
 	int ucontexts;
 	int umembers;
+	int users;
 };
 
-void rdma_mcm_live_objects(struct rdma_mcm_live *live);
+/* Each part counts its own objects. */
+void rdma_mcm_core_live_objects(struct rdma_mcm_live *live);
 void rdma_mcm_cdev_live_objects(struct rdma_mcm_live *live);
+
+static inline void rdma_mcm_live_objects(struct rdma_mcm_live *live)
+{
+	memset(live, 0, sizeof(*live));
+	rdma_mcm_core_live_objects(live);
+	rdma_mcm_cdev_live_objects(live);
+}
+
+/* Live-object counters of the manager (rdma_mcm_ctx.c) */
+extern atomic_t rdma_mcm_live_contexts;
+extern atomic_t rdma_mcm_live_members;
+extern atomic_t rdma_mcm_live_slots;
 
 /*
  * Fault injection. Every allocation on the open, join and create-context
@@ -297,7 +401,5 @@ static inline bool rdma_mcm_fail_alloc(void)
 	return false;
 }
 #endif
-
-extern unsigned int rdma_mcm_slot_size;
 
 #endif /* _RDMA_MCM_INTERNAL_H */

@@ -2,11 +2,9 @@
 /*
  * rdma_mcm: RDMA multicast membership manager.
  *
- * Module entry points. Each responsibility lives in its own file:
- * rdma_mcm_core.c is the manager, rdma_mcm_state.c its state machine,
- * rdma_mcm_addr.c checks addresses, rdma_mcm_rdma_cm.c calls rdma_cm and
- * verbs, rdma_mcm_ib.c tracks RDMA devices, rdma_mcm_cdev.c owns
- * /dev/rdma_mcm.
+ * Module entry points. Each responsibility lives in its own file: see
+ * rdma_mcm_internal.h for the manager's, rdma_mcm_cdev.h for those of the
+ * /dev/rdma_mcm char device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,26 +18,29 @@ static int __init rdma_mcm_init(void)
 {
 	int ret;
 
-	ret = rdma_mcm_core_init();
+	ret = rdma_mcm_ctx_init();
 	if (ret)
 		return ret;
-
-	ret = rdma_mcm_ib_client_register();
+	ret = rdma_mcm_member_init();
 	if (ret)
-		goto err_core;
-
+		goto err_ctx;
+	ret = rdma_mcm_device_register();
+	if (ret)
+		goto err_member;
 	ret = rdma_mcm_cdev_register();
 	if (ret)
-		goto err_client;
+		goto err_device;
 	rdma_mcm_debugfs_init();
 
 	pr_debug("loaded, version %s\n", RDMA_MCM_VERSION);
 	return 0;
 
-err_client:
-	rdma_mcm_ib_client_unregister();
-err_core:
-	rdma_mcm_core_exit();
+err_device:
+	rdma_mcm_device_unregister();
+err_member:
+	rdma_mcm_member_exit();
+err_ctx:
+	rdma_mcm_ctx_exit();
 	return ret;
 }
 
@@ -48,8 +49,9 @@ static void __exit rdma_mcm_exit(void)
 	/* Reverse order of init: no new opens, then no device callbacks. */
 	rdma_mcm_debugfs_exit();
 	rdma_mcm_cdev_unregister();
-	rdma_mcm_ib_client_unregister();
-	rdma_mcm_core_exit();
+	rdma_mcm_device_unregister();
+	rdma_mcm_ctx_exit();
+	rdma_mcm_member_exit();
 	pr_debug("unloaded\n");
 }
 

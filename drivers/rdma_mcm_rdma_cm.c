@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * rdma_mcm: the real backend, rdma_cm and verbs. Each call is a thin
- * wrapper so that KUnit can put a fake in its place.
+ * wrapper so that KUnit can put a fake in its place; the manager maps
+ * rdma_cm's errors to the ones it documents (rdma_mcm_member.c,
+ * rdma_mcm_slot.c), so that the fake's errors go through the same map.
  */
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
@@ -32,15 +34,7 @@ static int mcm_cm_join(const struct rdma_mcm_backend *be,
 		       struct rdma_cm_id *id, struct sockaddr *addr,
 		       u8 join_state, void *context)
 {
-	int ret = rdma_join_multicast(id, addr, join_state, context);
-
-	/*
-	 * The manager hands rdma_cm only checked multicast groups of the
-	 * id's family on a bound UD id, so -EINVAL here means the id left
-	 * the bound state under us: its device is being removed (the
-	 * DEVICE_REMOVAL event is on its way). Say so.
-	 */
-	return ret == -EINVAL ? -ENODEV : ret;
+	return rdma_join_multicast(id, addr, join_state, context);
 }
 
 static void mcm_cm_leave(const struct rdma_mcm_backend *be,

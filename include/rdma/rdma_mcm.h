@@ -16,7 +16,7 @@
 #include <rdma/ib_verbs.h>
 
 /* Module version, reported by modinfo and at load time. */
-#define RDMA_MCM_VERSION	"0.2.0"
+#define RDMA_MCM_VERSION	"0.3.0"
 
 struct net;
 struct rdma_mcm_ctx;
@@ -81,21 +81,32 @@ struct rdma_mcm_join_info {
  * @joined: a join completed (and the QP, if any, is attached).
  * @error: a membership failed or was lost: the join was refused, the QP
  *	could not be attached (the group was left again), rdma_cm reported
- *	%RDMA_CM_EVENT_MULTICAST_ERROR, or the device went away (-ENODEV).
- *	The membership is in %RDMA_MCM_ERROR until the ULP leaves it.
- *	With -ENODEV the QP is already detached and the device is being
- *	unregistered: the ULP must release its own verbs objects on it (QP,
- *	CQ, PD, AHs) before its last -ENODEV callback returns; the device
- *	waits for that.
+ *	%RDMA_CM_EVENT_MULTICAST_ERROR, or the context lost its device
+ *	(-ENODEV, before ->device_removed()). The membership is in
+ *	%RDMA_MCM_ERROR until the ULP leaves it.
+ * @device_removed: the context's RDMA device is going away (unregistered,
+ *	or the source address moved to another device or port). Called once
+ *	per context, whatever its memberships, after the ->error() calls of
+ *	its memberships; every QP the manager attached is already detached.
+ *	The device stays registered until this callback returns and no
+ *	longer: the ULP releases every verbs object it made on the device
+ *	(QPs, CQs, PDs, AHs, DMA mappings) before returning. The context
+ *	stays open without a device: rdma_mcm_device() returns NULL, joins
+ *	fail with -ENODEV, leave and close work. To build verbs objects on
+ *	the device without a race against this callback, take the same lock
+ *	in both, and call rdma_mcm_device() under it: once it has returned
+ *	the device, this callback has not run yet and will wait for the lock.
  *
  * Callbacks run in process context on rdma_mcm's workqueue, one at a time
- * per context, never under a lock of rdma_mcm's. They may sleep, and may
- * call rdma_mcm_join(), rdma_mcm_leave() and rdma_mcm_close() on their own
- * context. Both may be NULL.
+ * per context, never under a lock of rdma_mcm's, and never before
+ * rdma_mcm_open() has returned. They may sleep, and may call
+ * rdma_mcm_join(), rdma_mcm_leave() and rdma_mcm_close() on their own
+ * context. Any of them may be NULL.
  */
 struct rdma_mcm_ops {
 	void (*joined)(void *priv, const struct rdma_mcm_join_info *info);
 	void (*error)(void *priv, u32 handle, void *context, int status);
+	void (*device_removed)(void *priv);
 };
 
 /**

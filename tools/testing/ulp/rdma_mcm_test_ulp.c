@@ -19,8 +19,10 @@
  *   /sys/kernel/debug/rdma_mcm_test_ulp/counters  (read)
  *	the counters alone
  *
- * On -ENODEV the ULP frees its verbs objects from the ->error() callback,
- * as rdma_mcm's contract asks, so that the device can go.
+ * When the context loses its device, the ULP frees its verbs objects from
+ * the ->device_removed() callback, as rdma_mcm's contract asks, so that
+ * the device can go; it builds them under the same lock, after asking
+ * rdma_mcm_device() for the device, so the two cannot race.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -62,6 +64,7 @@ struct tulp {
 	atomic_t joined_cbs;
 	atomic_t error_cbs;
 	atomic_t late_cbs;	/* callbacks for left_handle after its leave */
+	atomic_t removed_cbs;	/* ->device_removed() calls */
 	u32 left_handle;	/* last handle joinleave left; 0: none */
 	atomic_t last_status;
 	u64 last_batch_ns;
@@ -149,7 +152,7 @@ static int tulp_qp_ready(void)
 	return ib_modify_qp(tulp.qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
 }
 
-static int tulp_verbs_up(void)
+static int __tulp_verbs_up(void)
 {
 	struct ib_qp_init_attr init = {
 		.qp_type = IB_QPT_UD,
@@ -163,6 +166,7 @@ static int tulp_verbs_up(void)
 	};
 	int i, ret, nbufs = 0;
 
+	lockdep_assert_held(&tulp.verbs_lock);
 	tulp.dev = rdma_mcm_device(tulp.ctx, &tulp.port);
 	if (!tulp.dev)
 		return -ENODEV;
@@ -208,6 +212,8 @@ static int tulp_verbs_up(void)
 			goto err_drain;
 	}
 	tulp.verbs_up = true;
+	pr_info("verbs objects up on %s port %u\n", dev_name(&tulp.dev->dev),
+		tulp.port);
 	return 0;
 
 err_drain:
@@ -224,6 +230,17 @@ err_cq:
 	ib_free_cq(tulp.cq);
 err_pd:
 	ib_dealloc_pd(tulp.pd);
+	return ret;
+}
+
+/* Under verbs_lock: ->device_removed() cannot run in between. */
+static int tulp_verbs_up(void)
+{
+	int ret;
+
+	mutex_lock(&tulp.verbs_lock);
+	ret = __tulp_verbs_up();
+	mutex_unlock(&tulp.verbs_lock);
 	return ret;
 }
 
@@ -247,14 +264,20 @@ static void tulp_error(void *priv, u32 handle, void *context, int status)
 	atomic_inc(&tulp.error_cbs);
 	atomic_set(&tulp.last_status, status);
 	pr_info("error on handle %u: %d\n", handle, status);
-	/* The device is going: give its objects back before it waits on us. */
-	if (status == -ENODEV)
-		tulp_verbs_down();
+}
+
+/* The device is going: give its objects back before it waits on us. */
+static void tulp_device_removed(void *priv)
+{
+	atomic_inc(&tulp.removed_cbs);
+	pr_info("device removed\n");
+	tulp_verbs_down();
 }
 
 static const struct rdma_mcm_ops tulp_ops = {
 	.joined = tulp_joined,
 	.error = tulp_error,
+	.device_removed = tulp_device_removed,
 };
 
 static int tulp_parse_v4(const char *s, struct sockaddr_in *sin)
@@ -413,7 +436,8 @@ static void tulp_show_counters(struct seq_file *m)
 	seq_printf(m, "joined_callbacks %d\nerror_callbacks %d\nlast_status %d\n",
 		   atomic_read(&tulp.joined_cbs), atomic_read(&tulp.error_cbs),
 		   atomic_read(&tulp.last_status));
-	seq_printf(m, "late_callbacks %d\n", atomic_read(&tulp.late_cbs));
+	seq_printf(m, "late_callbacks %d\nremoved_callbacks %d\n",
+		   atomic_read(&tulp.late_cbs), atomic_read(&tulp.removed_cbs));
 	seq_printf(m, "last_batch %u %llu\n", tulp.last_batch_n,
 		   tulp.last_batch_ns);
 }

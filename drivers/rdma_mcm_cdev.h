@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * rdma_mcm: the /dev/rdma_mcm char device's own declarations.
+ *
+ *   rdma_mcm_cdev.c         the misc device, open and release, ioctl dispatch
+ *   rdma_mcm_cdev_cmds.c    the ioctl commands
+ *   rdma_mcm_cdev_events.c  the file's event queue: callbacks in, read() out
+ *   rdma_mcm_user.c         limits per user, across all of a user's files
+ *
+ * Each open file owns its contexts and memberships. Commands are
+ * serialised by the file's mutex; manager callbacks never take it (they
+ * only queue an event under the file's event lock), so a leave, which
+ * waits for a callback in flight, cannot deadlock against one. The events
+ * a membership or a context can produce are embedded in it: nothing is
+ * allocated in a callback and no event can be lost.
+ */
+#ifndef _RDMA_MCM_CDEV_H
+#define _RDMA_MCM_CDEV_H
+
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+#include <uapi/rdma/rdma_mcm_abi.h>
+
+#include "rdma_mcm_internal.h"
+
+struct rdma_mcm_user;
+
+/* The event types this kernel knows */
+#define RDMA_MCM_EVENTS_KNOWN	(RDMA_MCM_EVENTS_DEFAULT | \
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED))
+
+/**
+ * struct rdma_mcm_ufile - one open file of /dev/rdma_mcm
+ * @mutex: serialises every command of the file
+ * @net: the opener's network namespace
+ * @user: the opener's account for the per-user limits
+ * @contexts: ctx_id -> struct rdma_mcm_uctx
+ * @next_ctx: cursor for cyclic context ids
+ * @nr_contexts: contexts of this file
+ * @nr_members: memberships of this file
+ * @ev_lock: protects @events, every uevent, events_reported, @event_mask
+ *	and @event_size
+ * @events: queued events, oldest first
+ * @poll_wait: woken when an event is queued
+ * @event_mask: the event types this file reads (RDMA_MCM_EVENT_BIT())
+ * @event_size: the size of each event read() returns
+ */
+struct rdma_mcm_ufile {
+	struct mutex mutex;	/* see above */
+	struct net *net;
+	struct rdma_mcm_user *user;
+	struct xarray contexts;
+	u32 next_ctx;
+	unsigned int nr_contexts;
+	unsigned int nr_members;
+
+	spinlock_t ev_lock;	/* see above */
+	struct list_head events;
+	wait_queue_head_t poll_wait;
+	u64 event_mask;
+	u32 event_size;
+};
+
+/**
+ * struct rdma_mcm_uevent - a place on the file's event queue
+ * @node: entry in the file's @events
+ * @queued: on the queue
+ * @type: RDMA_MCM_EVENT_*
+ *
+ * One per event type a membership or context can produce; queued at most
+ * once, so an unread ERROR reports the latest status.
+ */
+struct rdma_mcm_uevent {
+	struct list_head node;
+	bool queued;
+	u8 type;
+};
+
+/**
+ * struct rdma_mcm_uctx - a context of a file
+ * @file: the file
+ * @ctx: the manager's context
+ * @id: its id in the file
+ * @members: handle -> struct rdma_mcm_umember
+ * @removed: its DEVICE_REMOVED event
+ */
+struct rdma_mcm_uctx {
+	struct rdma_mcm_ufile *file;
+	struct rdma_mcm_ctx *ctx;
+	u32 id;
+	struct xarray members;
+	struct rdma_mcm_uevent removed;
+};
+
+/**
+ * struct rdma_mcm_umember - what the file keeps per membership
+ * @uctx: its context
+ * @cookie: the join's cookie
+ * @handle: the membership's handle
+ * @join_flags: the join's flags
+ * @events_reported: events of it read() so far (under the file's ev_lock)
+ * @error_status: the status its ERROR event reports (under ev_lock)
+ * @joined: its JOINED event
+ * @error: its ERROR event
+ * @joined_ev: the JOINED event whole, as the callback built it (under
+ *	ev_lock); an ERROR event is built at read() time
+ */
+struct rdma_mcm_umember {
+	struct rdma_mcm_uctx *uctx;
+	u64 cookie;
+	u32 handle;
+	u32 join_flags;
+	u32 events_reported;
+	int error_status;
+	struct rdma_mcm_uevent joined;
+	struct rdma_mcm_uevent error;
+	struct rdma_mcm_event joined_ev;
+};
+
+/* rdma_mcm_cdev.c */
+extern unsigned int rdma_mcm_max_memberships;
+extern unsigned int rdma_mcm_max_contexts;
+struct rdma_mcm_uctx *rdma_mcm_uctx_alloc(void);
+void rdma_mcm_uctx_free(struct rdma_mcm_uctx *uctx);
+struct rdma_mcm_umember *rdma_mcm_umember_alloc(void);
+void rdma_mcm_umember_free(struct rdma_mcm_umember *um);
+
+/* rdma_mcm_cdev_events.c */
+extern const struct rdma_mcm_ops rdma_mcm_ufile_ops;
+u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
+			  struct rdma_mcm_umember *um);
+void rdma_mcm_purge_uctx(struct rdma_mcm_ufile *file,
+			 struct rdma_mcm_uctx *uctx);
+int rdma_mcm_set_events(struct rdma_mcm_ufile *file, u64 *mask, u32 *size);
+ssize_t rdma_mcm_cdev_read(struct file *filp, char __user *buf, size_t len,
+			   loff_t *pos);
+__poll_t rdma_mcm_cdev_poll(struct file *filp, poll_table *wait);
+
+/* rdma_mcm_cdev_cmds.c */
+void rdma_mcm_destroy_uctx(struct rdma_mcm_uctx *uctx);
+long rdma_mcm_cdev_dispatch(struct rdma_mcm_ufile *file, unsigned int cmd,
+			    void __user *argp);
+void rdma_mcm_abi_layout_check(void);
+
+/* rdma_mcm_user.c */
+enum rdma_mcm_user_res {
+	RDMA_MCM_USER_CONTEXTS,
+	RDMA_MCM_USER_MEMBERSHIPS,
+	RDMA_MCM_USER_NR_RES,
+};
+
+struct rdma_mcm_user *rdma_mcm_user_get(const struct cred *cred);
+void rdma_mcm_user_put(struct rdma_mcm_user *user);
+int rdma_mcm_user_charge(struct rdma_mcm_user *user,
+			 enum rdma_mcm_user_res res);
+void rdma_mcm_user_uncharge(struct rdma_mcm_user *user,
+			    enum rdma_mcm_user_res res);
+int rdma_mcm_user_live(void);
+
+#endif /* _RDMA_MCM_CDEV_H */

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: the event queue of a /dev/rdma_mcm file. The manager's
+ * callbacks queue a membership's or a context's embedded event under the
+ * file's event lock; read() copies them out in the size, and of the types,
+ * the file asked for (RDMA_MCM_IOC_SET_EVENTS).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/pagemap.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/uaccess.h>
+#include <rdma/ib_verbs.h>
+
+#include "rdma_mcm_cdev.h"
+
+static bool rdma_mcm_wants(const struct rdma_mcm_ufile *file, u8 type)
+{
+	lockdep_assert_held(&file->ev_lock);
+	return file->event_mask & RDMA_MCM_EVENT_BIT(type);
+}
+
+static void rdma_mcm_queue_event(struct rdma_mcm_ufile *file,
+				 struct rdma_mcm_uevent *uev)
+{
+	lockdep_assert_held(&file->ev_lock);
+	if (!uev->queued && rdma_mcm_wants(file, uev->type)) {
+		list_add_tail(&uev->node, &file->events);
+		uev->queued = true;
+	}
+}
+
+static void rdma_mcm_unqueue_event(struct rdma_mcm_uevent *uev)
+{
+	if (uev->queued)
+		list_del(&uev->node);
+	uev->queued = false;
+}
+
+/* The event @uev stands for, as read() returns it. */
+static void rdma_mcm_build_event(const struct rdma_mcm_uevent *uev,
+				 struct rdma_mcm_event *ev)
+{
+	const struct rdma_mcm_umember *um;
+	const struct rdma_mcm_uctx *uctx;
+
+	switch (uev->type) {
+	case RDMA_MCM_EVENT_JOINED:
+		um = container_of(uev, struct rdma_mcm_umember, joined);
+		*ev = um->joined_ev;
+		return;
+	case RDMA_MCM_EVENT_ERROR:
+		um = container_of(uev, struct rdma_mcm_umember, error);
+		memset(ev, 0, sizeof(*ev));
+		ev->cookie = um->cookie;
+		ev->event = RDMA_MCM_EVENT_ERROR;
+		ev->status = um->error_status;
+		ev->ctx_id = um->uctx->id;
+		ev->handle = um->handle;
+		return;
+	default:
+		uctx = container_of(uev, struct rdma_mcm_uctx, removed);
+		memset(ev, 0, sizeof(*ev));
+		ev->event = RDMA_MCM_EVENT_DEVICE_REMOVED;
+		ev->status = -ENODEV;
+		ev->ctx_id = uctx->id;
+		return;
+	}
+}
+
+/* An event was read: count it against its membership. */
+static void rdma_mcm_event_reported(struct rdma_mcm_uevent *uev)
+{
+	if (uev->type == RDMA_MCM_EVENT_JOINED)
+		container_of(uev, struct rdma_mcm_umember,
+			     joined)->events_reported++;
+	else if (uev->type == RDMA_MCM_EVENT_ERROR)
+		container_of(uev, struct rdma_mcm_umember,
+			     error)->events_reported++;
+}
+
+static void rdma_mcm_ufile_joined(void *priv,
+				  const struct rdma_mcm_join_info *info)
+{
+	struct rdma_mcm_uctx *uctx = priv;
+	struct rdma_mcm_umember *um = info->context;
+	const struct ib_global_route *grh = rdma_ah_read_grh(&info->ah_attr);
+	struct rdma_mcm_ufile *file = uctx->file;
+	struct rdma_mcm_event ev = {
+		.cookie = um->cookie,
+		.event = RDMA_MCM_EVENT_JOINED,
+		.ctx_id = uctx->id,
+		.handle = info->handle,
+		.qkey = info->qkey,
+		.mlid = info->mlid,
+		.sl = rdma_ah_get_sl(&info->ah_attr),
+		.hop_limit = grh->hop_limit,
+		.flow_label = grh->flow_label,
+		.traffic_class = grh->traffic_class,
+		.port_num = rdma_ah_get_port_num(&info->ah_attr),
+		.is_global = 1,
+	};
+
+	memcpy(ev.mgid, info->mgid.raw, sizeof(ev.mgid));
+	memcpy(ev.dgid, grh->dgid.raw, sizeof(ev.dgid));
+	spin_lock(&file->ev_lock);
+	um->handle = info->handle;
+	um->joined_ev = ev;
+	rdma_mcm_queue_event(file, &um->joined);
+	spin_unlock(&file->ev_lock);
+	wake_up_interruptible(&file->poll_wait);
+}
+
+static void rdma_mcm_ufile_error(void *priv, u32 handle, void *context,
+				 int status)
+{
+	struct rdma_mcm_uctx *uctx = priv;
+	struct rdma_mcm_umember *um = context;
+	struct rdma_mcm_ufile *file = uctx->file;
+
+	spin_lock(&file->ev_lock);
+	um->handle = handle;
+	um->error_status = status;
+	rdma_mcm_queue_event(file, &um->error);
+	spin_unlock(&file->ev_lock);
+	wake_up_interruptible(&file->poll_wait);
+}
+
+/*
+ * The device is going: tell the application, which must release its verbs
+ * objects on it. Nothing of the file's own is on the device.
+ */
+static void rdma_mcm_ufile_device_removed(void *priv)
+{
+	struct rdma_mcm_uctx *uctx = priv;
+	struct rdma_mcm_ufile *file = uctx->file;
+
+	spin_lock(&file->ev_lock);
+	rdma_mcm_queue_event(file, &uctx->removed);
+	spin_unlock(&file->ev_lock);
+	wake_up_interruptible(&file->poll_wait);
+}
+
+const struct rdma_mcm_ops rdma_mcm_ufile_ops = {
+	.joined = rdma_mcm_ufile_joined,
+	.error = rdma_mcm_ufile_error,
+	.device_removed = rdma_mcm_ufile_device_removed,
+};
+
+/**
+ * rdma_mcm_purge_member() - take a left membership's events off the queue
+ * @file: the file
+ * @um: the membership, whose callbacks can no longer run
+ *
+ * Return: the membership's events_reported.
+ */
+u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
+			  struct rdma_mcm_umember *um)
+{
+	u32 reported;
+
+	spin_lock(&file->ev_lock);
+	rdma_mcm_unqueue_event(&um->joined);
+	rdma_mcm_unqueue_event(&um->error);
+	reported = um->events_reported;
+	spin_unlock(&file->ev_lock);
+	return reported;
+}
+
+/**
+ * rdma_mcm_purge_uctx() - take a closed context's own event off the queue
+ * @file: the file
+ * @uctx: the context, whose callbacks can no longer run
+ */
+void rdma_mcm_purge_uctx(struct rdma_mcm_ufile *file,
+			 struct rdma_mcm_uctx *uctx)
+{
+	spin_lock(&file->ev_lock);
+	rdma_mcm_unqueue_event(&uctx->removed);
+	spin_unlock(&file->ev_lock);
+}
+
+/**
+ * rdma_mcm_set_events() - the event types and size a file reads
+ * @file: the file
+ * @mask: in: the types the caller handles; out: those it will get
+ * @size: in: the caller's event size, at least RDMA_MCM_EVENT_SIZE_VER0;
+ *	out: the size read() returns
+ *
+ * Queued events of types no longer wanted are dropped.
+ *
+ * Return: 0, or -EINVAL for a size below RDMA_MCM_EVENT_SIZE_VER0.
+ */
+int rdma_mcm_set_events(struct rdma_mcm_ufile *file, u64 *mask, u32 *size)
+{
+	struct rdma_mcm_uevent *uev, *tmp;
+
+	if (*size < RDMA_MCM_EVENT_SIZE_VER0)
+		return -EINVAL;
+	*mask &= RDMA_MCM_EVENTS_KNOWN;
+	*size = min_t(u32, *size, sizeof(struct rdma_mcm_event));
+	spin_lock(&file->ev_lock);
+	file->event_mask = *mask;
+	file->event_size = *size;
+	list_for_each_entry_safe(uev, tmp, &file->events, node)
+		if (!rdma_mcm_wants(file, uev->type))
+			rdma_mcm_unqueue_event(uev);
+	spin_unlock(&file->ev_lock);
+	return 0;
+}
+
+/*
+ * Copy queued events to @buf, dequeuing each only once it has reached the
+ * user: an event whose copy faults stays queued (and events_reported does
+ * not count it). The copy runs under ev_lock with page faults disabled, so
+ * that a concurrent leave cannot free the event in between; a fault on the
+ * first event faults the page in and retries.
+ */
+ssize_t rdma_mcm_cdev_read(struct file *filp, char __user *buf, size_t len,
+			   loff_t *pos)
+{
+	struct rdma_mcm_ufile *file = filp->private_data;
+	struct rdma_mcm_uevent *uev;
+	struct rdma_mcm_event ev;
+	unsigned long left;
+	size_t done = 0, evsz;
+	int ret;
+
+	if (!access_ok(buf, len))
+		return -EFAULT;
+	for (;;) {
+		spin_lock(&file->ev_lock);
+		evsz = file->event_size;
+		if (len < evsz) {
+			spin_unlock(&file->ev_lock);
+			return -EINVAL;
+		}
+		while (len - done >= evsz) {
+			uev = list_first_entry_or_null(&file->events,
+						       struct rdma_mcm_uevent,
+						       node);
+			if (!uev)
+				break;
+			rdma_mcm_build_event(uev, &ev);
+			pagefault_disable();
+			left = __copy_to_user_inatomic(buf + done, &ev, evsz);
+			pagefault_enable();
+			if (left)
+				break;
+			rdma_mcm_unqueue_event(uev);
+			rdma_mcm_event_reported(uev);
+			done += evsz;
+		}
+		uev = list_first_entry_or_null(&file->events,
+					       struct rdma_mcm_uevent, node);
+		spin_unlock(&file->ev_lock);
+		if (done)
+			return done;
+		if (uev) {
+			/* the first copy faulted: bring the page in, retry */
+			if (fault_in_writeable(buf, evsz))
+				return -EFAULT;
+			continue;
+		}
+		if (filp->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(file->poll_wait,
+					       !list_empty(&file->events));
+		if (ret)
+			return ret;
+	}
+}
+
+__poll_t rdma_mcm_cdev_poll(struct file *filp, poll_table *wait)
+{
+	struct rdma_mcm_ufile *file = filp->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(filp, &file->poll_wait, wait);
+	spin_lock(&file->ev_lock);
+	if (!list_empty(&file->events))
+		mask = EPOLLIN | EPOLLRDNORM;
+	spin_unlock(&file->ev_lock);
+	return mask;
+}

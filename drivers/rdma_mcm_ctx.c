@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: contexts. Opening one on a source address, closing it, its
+ * lifetime, and what happens to it when its RDMA device goes away.
+ *
+ * Lifetime: the opener holds a reference until rdma_mcm_close() has done
+ * its work; a device removal holds one while it waits for the context.
+ * The last reference frees the context, after its work has stopped.
+ *
+ * Losing the device, in the context's work (one place, whatever started
+ * it: rdma_mcm's ib_client, rdma_cm's DEVICE_REMOVAL event, or a new id
+ * that landed on another device):
+ *   1. under the mutex: every attached QP is detached, every address
+ *      handle's GID reference dropped, every JOINING or JOINED membership
+ *      goes to ERROR with -ENODEV, the context forgets its device;
+ *   2. the ULP's ->error() callbacks run, then ->device_removed(), once;
+ *   3. the rdma_cm_ids are destroyed, which lets rdma_cm's removal finish.
+ * So the device stays registered until ->device_removed() has returned.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/err.h>
+#include <linux/lockdep.h>
+#include <linux/module.h>
+#include <linux/rhashtable.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+
+#include "rdma_mcm_internal.h"
+
+struct workqueue_struct *rdma_mcm_wq;
+atomic_t rdma_mcm_live_contexts = ATOMIC_INIT(0);
+atomic_t rdma_mcm_live_members = ATOMIC_INIT(0);
+atomic_t rdma_mcm_live_slots = ATOMIC_INIT(0);
+
+#ifdef CONFIG_FAULT_INJECTION
+DECLARE_FAULT_ATTR(rdma_mcm_fail_alloc_attr);
+#endif
+
+/* The last reference: the work must not run, nothing may be left. */
+static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
+{
+	rdma_mcm_registry_del(ctx);
+	/* never called from ctx->work itself: see rdma_mcm_close() */
+	cancel_work_sync(&ctx->work);
+	WARN_ON_ONCE(!list_empty(&ctx->slots));
+	WARN_ON_ONCE(!xa_empty(&ctx->members));
+	rhashtable_destroy(&ctx->groups);
+	xa_destroy(&ctx->members);
+	mutex_destroy(&ctx->mutex);
+	put_net(ctx->net);
+	kfree(ctx);
+	atomic_dec(&rdma_mcm_live_contexts);
+	module_put(THIS_MODULE);
+}
+
+/**
+ * rdma_mcm_ctx_put() - drop a reference on a context
+ * @ctx: the context
+ *
+ * Context: process context; the last reference waits for the work.
+ */
+void rdma_mcm_ctx_put(struct rdma_mcm_ctx *ctx)
+{
+	if (refcount_dec_and_test(&ctx->ref))
+		rdma_mcm_ctx_free(ctx);
+}
+
+static void rdma_mcm_free_work(struct work_struct *work)
+{
+	struct rdma_mcm_ctx *ctx = container_of(work, struct rdma_mcm_ctx,
+						free_work);
+
+	/* the work whose callback closed the context may still be running */
+	cancel_work_sync(&ctx->work);
+	rdma_mcm_ctx_put(ctx);
+}
+
+/**
+ * rdma_mcm_ctx_lose_device() - have the work take the context's device away
+ * @ctx: the context
+ *
+ * Context: any context but hard interrupt; does not sleep.
+ */
+void rdma_mcm_ctx_lose_device(struct rdma_mcm_ctx *ctx)
+{
+	spin_lock_bh(&ctx->lock);
+	ctx->device_lost_pending = true;
+	spin_unlock_bh(&ctx->lock);
+	queue_work(rdma_mcm_wq, &ctx->work);
+}
+
+/**
+ * rdma_mcm_ctx_lose_device_sync() - take the device away and wait for it
+ * @ctx: the context; the caller holds a reference
+ *
+ * Returns once the ULP's callbacks have run and the context's rdma_cm_ids
+ * are gone, unless the context's rdma_mcm_open() has not returned yet:
+ * then its work does this as soon as it has.
+ *
+ * Context: process context; sleeps. Not from a callback of the context.
+ */
+void rdma_mcm_ctx_lose_device_sync(struct rdma_mcm_ctx *ctx)
+{
+	rdma_mcm_ctx_lose_device(ctx);
+	flush_work(&ctx->work);
+}
+
+/**
+ * rdma_mcm_ctx_take_device() - step 1 of losing the device
+ * @ctx: the context
+ *
+ * Detaches every QP, drops every address handle's GID reference, fails
+ * every JOINING and JOINED membership with -ENODEV and queues
+ * ->device_removed(). Does nothing on a closing context or one without a
+ * device.
+ *
+ * Context: the context's work.
+ */
+void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_membership *mb;
+	unsigned long idx;
+
+	mutex_lock(&ctx->mutex);
+	if (ctx->closing || ctx->device_lost) {
+		mutex_unlock(&ctx->mutex);
+		return;
+	}
+	xa_for_each(&ctx->members, idx, mb)
+		rdma_mcm_member_lose_device(ctx, mb);
+	ctx->device_lost = true;
+	rdma_mcm_ctx_clear_device(ctx);
+	spin_lock_bh(&ctx->lock);
+	ctx->notify_device_removed = true;
+	spin_unlock_bh(&ctx->lock);
+	mutex_unlock(&ctx->mutex);
+}
+
+/**
+ * rdma_mcm_ctx_destroy_ids() - step 3 of losing the device
+ * @ctx: the context
+ *
+ * Context: the context's work, after ->device_removed().
+ */
+void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_slot *slot, *tmp;
+	struct rdma_mcm_membership *mb;
+	unsigned long idx;
+
+	mutex_lock(&ctx->mutex);
+	/* a callback may have closed the context: its ids are gone then */
+	if (ctx->device_lost && !ctx->closing) {
+		xa_for_each(&ctx->members, idx, mb)
+			mb->slot = NULL;
+		list_for_each_entry_safe(slot, tmp, &ctx->slots, node)
+			rdma_mcm_slot_destroy(ctx, slot);
+	}
+	mutex_unlock(&ctx->mutex);
+}
+
+/**
+ * rdma_mcm_open_backend() - open a context on a given backend
+ * @net: network namespace
+ * @src: local source address
+ * @ops: callbacks
+ * @priv: passed to the callbacks
+ * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
+ *
+ * See rdma_mcm_open().
+ *
+ * Return: the context or an ERR_PTR().
+ */
+struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
+					   const struct sockaddr *src,
+					   const struct rdma_mcm_ops *ops,
+					   void *priv,
+					   const struct rdma_mcm_backend *be)
+{
+	struct rdma_mcm_slot *slot;
+	struct rdma_mcm_ctx *ctx;
+	bool kick;
+	int ret;
+
+	might_sleep();
+	if (!net || !ops || !be)
+		return ERR_PTR(-EINVAL);
+	ctx = rdma_mcm_fail_alloc() ? NULL :
+	      kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	if (!ctx)
+		return ERR_PTR(-ENOMEM);
+	ret = rdma_mcm_src_parse(src, rdma_mcm_sockaddr_len(src), &ctx->src);
+	if (ret)
+		goto err_free;
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      rhashtable_init(&ctx->groups, &rdma_mcm_group_params);
+	if (ret)
+		goto err_free;
+	if (!try_module_get(THIS_MODULE)) {
+		ret = -ENODEV;
+		goto err_rht;
+	}
+	refcount_set(&ctx->ref, 1);
+	ctx->net = get_net(net);
+	ctx->ops = ops;
+	ctx->priv = priv;
+	ctx->be = be;
+	mutex_init(&ctx->mutex);
+	spin_lock_init(&ctx->lock);
+	xa_init_flags(&ctx->members, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	INIT_LIST_HEAD(&ctx->slots);
+	INIT_LIST_HEAD(&ctx->free_slots);
+	INIT_LIST_HEAD(&ctx->pending);
+	INIT_LIST_HEAD(&ctx->gone_node);
+	INIT_WORK(&ctx->work, rdma_mcm_work);
+	INIT_WORK(&ctx->free_work, rdma_mcm_free_work);
+	init_waitqueue_head(&ctx->cb_wq);
+	atomic_inc(&rdma_mcm_live_contexts);
+
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM : rdma_mcm_registry_add(ctx);
+	if (ret) {
+		/* not in the registry: rdma_mcm_registry_del() is harmless */
+		rdma_mcm_ctx_put(ctx);
+		return ERR_PTR(ret);
+	}
+
+	/* The first id checks the address: it must have an RDMA device. */
+	mutex_lock(&ctx->mutex);
+	slot = rdma_mcm_slot_create(ctx);
+	mutex_unlock(&ctx->mutex);
+	if (IS_ERR(slot)) {
+		/* an event for the failed id may have queued the work */
+		rdma_mcm_ctx_put(ctx);
+		return ERR_PTR(PTR_ERR(slot));
+	}
+
+	/* Callbacks may run from now on, and what is queued already does. */
+	spin_lock_bh(&ctx->lock);
+	ctx->open_done = true;
+	kick = ctx->device_lost_pending || !list_empty(&ctx->pending);
+	spin_unlock_bh(&ctx->lock);
+	if (kick)
+		queue_work(rdma_mcm_wq, &ctx->work);
+	return ctx;
+
+err_rht:
+	rhashtable_destroy(&ctx->groups);
+err_free:
+	kfree(ctx);
+	return ERR_PTR(ret);
+}
+
+/**
+ * rdma_mcm_open() - open a multicast manager context
+ * @net: network namespace of @src; the context holds a reference
+ * @src: local source address (AF_INET, AF_INET6 or AF_IB) of an RDMA
+ *	device; every membership of the context is joined from it. Its port
+ *	(for AF_IB, its service id) is ignored: each rdma_cm_id of the
+ *	context binds a port of its own.
+ * @ops: the ULP's callbacks; must stay valid until rdma_mcm_close()
+ * @priv: passed to the callbacks
+ *
+ * Creates and binds the context's first rdma_cm_id (RDMA_PS_UDP,
+ * IB_QPT_UD), so that a bad address fails here, not at the first join.
+ * The device and port it lands on are the context's for good: see
+ * &rdma_mcm_ops.device_removed. The context holds a reference on the
+ * rdma_mcm module.
+ *
+ * Context: process context; may sleep.
+ * Return: the context, or an ERR_PTR(): -EINVAL for a NULL argument or an
+ * address too short for its family, -EAFNOSUPPORT for another family,
+ * -EADDRNOTAVAIL when no netdev of @net owns @src (or rdma_cm's UDP port
+ * space of @net is exhausted), -ENODEV when its netdev has no RDMA device
+ * (or @src is a wildcard or loopback address, or the device is being
+ * removed), -ENOMEM, -EIO for an error of rdma_cm that rdma_mcm does not
+ * expect (logged).
+ */
+struct rdma_mcm_ctx *rdma_mcm_open(struct net *net, const struct sockaddr *src,
+				   const struct rdma_mcm_ops *ops, void *priv)
+{
+	return rdma_mcm_open_backend(net, src, ops, priv,
+				     &rdma_mcm_rdma_cm_backend);
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_open);
+
+/**
+ * rdma_mcm_close() - leave every group and free a context
+ * @ctx: the context
+ *
+ * Detaches every attached QP, leaves every group (a join still in flight
+ * is cancelled), destroys the context's rdma_cm_ids and waits for a
+ * callback in flight to return. No callback of @ctx runs after
+ * rdma_mcm_close() returns, and @ctx must not be used again. The device
+ * may go as soon as the ids are destroyed: a ULP frees its own verbs
+ * objects on the device before it closes, or right after (a QP attached
+ * through rdma_mcm_join() is detached by close; destroy it afterwards).
+ *
+ * Called from one of @ctx's own callbacks, it does all of this but the
+ * wait, and the context is freed once the callback returns.
+ * Must not be called from a callback of another context that this
+ * context's callbacks could close in turn.
+ *
+ * Context: process context; may sleep.
+ */
+void rdma_mcm_close(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_slot *slot, *tmp;
+	struct rdma_mcm_membership *mb;
+	unsigned long idx;
+	bool in_callback;
+
+	might_sleep();
+	spin_lock_bh(&ctx->lock);
+	if (WARN_ON_ONCE(ctx->closing)) {
+		spin_unlock_bh(&ctx->lock);
+		return;
+	}
+	ctx->closing = true;
+	in_callback = ctx->cb_task == current;
+	spin_unlock_bh(&ctx->lock);
+
+	mutex_lock(&ctx->mutex);
+	xa_for_each(&ctx->members, idx, mb) {
+		rdma_mcm_member_drop(ctx, mb, false);
+		rdma_mcm_member_put(mb);
+	}
+	list_for_each_entry_safe(slot, tmp, &ctx->slots, node)
+		rdma_mcm_slot_destroy(ctx, slot);
+	rdma_mcm_ctx_clear_device(ctx);
+	mutex_unlock(&ctx->mutex);
+
+	if (in_callback) {
+		queue_work(rdma_mcm_wq, &ctx->free_work);
+		return;
+	}
+	cancel_work_sync(&ctx->work);
+	rdma_mcm_ctx_put(ctx);
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_close);
+
+/**
+ * rdma_mcm_device() - the RDMA device and port a context joins on
+ * @ctx: the context
+ * @port_num: set to the port number
+ *
+ * A ULP creates the QP it passes to rdma_mcm_join() on this device. The
+ * device stays registered at least until the context's
+ * &rdma_mcm_ops.device_removed callback has returned (or the context is
+ * closed).
+ *
+ * Context: process context; may sleep.
+ * Return: the device, or NULL once the device is gone.
+ */
+struct ib_device *rdma_mcm_device(struct rdma_mcm_ctx *ctx, u32 *port_num)
+{
+	struct ib_device *device;
+
+	mutex_lock(&ctx->mutex);
+	device = ctx->device_lost ? NULL : ctx->device;
+	if (device)
+		*port_num = ctx->port_num;
+	mutex_unlock(&ctx->mutex);
+	return device;
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_device);
+
+/**
+ * rdma_mcm_flush() - wait until every queued notification is delivered
+ *
+ * For tests: the notifications queued before the call have been delivered
+ * (or dropped) when it returns.
+ */
+void rdma_mcm_flush(void)
+{
+	flush_workqueue(rdma_mcm_wq);
+}
+
+/**
+ * rdma_mcm_core_live_objects() - count the manager's live objects
+ * @live: its contexts, members and slots are filled in
+ */
+void rdma_mcm_core_live_objects(struct rdma_mcm_live *live)
+{
+	live->contexts = atomic_read(&rdma_mcm_live_contexts);
+	live->members = atomic_read(&rdma_mcm_live_members);
+	live->slots = atomic_read(&rdma_mcm_live_slots);
+}
+
+int rdma_mcm_ctx_init(void)
+{
+	rdma_mcm_wq = alloc_workqueue("rdma_mcm", WQ_UNBOUND, 0);
+	return rdma_mcm_wq ? 0 : -ENOMEM;
+}
+
+void rdma_mcm_ctx_exit(void)
+{
+	/* Also waits for a context's free work, which runs module code. */
+	destroy_workqueue(rdma_mcm_wq);
+	WARN_ON_ONCE(atomic_read(&rdma_mcm_live_contexts) ||
+		     atomic_read(&rdma_mcm_live_members) ||
+		     atomic_read(&rdma_mcm_live_slots));
+}

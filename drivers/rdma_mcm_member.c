@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: memberships. Join, leave (and cancel), leave by address,
+ * query and list, and what the manager does to one membership when it is
+ * dropped or its device goes away.
+ *
+ * A membership is in two tables of its context: ctx->members by handle
+ * (an xarray) and ctx->groups by group key (an rhashtable), which refuses
+ * a second membership of a group. It is published before rdma_cm is asked
+ * to join, because the join's event may arrive before the call returns;
+ * rdma_cm events name a membership by handle (the join's private data),
+ * looked up under ctx->lock, so an event for a membership already left
+ * finds nothing and is dropped.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/err.h>
+#include <linux/lockdep.h>
+#include <linux/module.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include <rdma/ib_sa.h>
+
+#include "rdma_mcm_compat.h"
+#include "rdma_mcm_internal.h"
+
+static struct kmem_cache *rdma_mcm_member_cache;
+
+const struct rhashtable_params rdma_mcm_group_params = {
+	.key_len		= sizeof(struct rdma_mcm_key),
+	.key_offset		= offsetof(struct rdma_mcm_membership, key),
+	.head_offset		= offsetof(struct rdma_mcm_membership, hnode),
+	.automatic_shrinking	= true,
+};
+
+/**
+ * rdma_mcm_member_put() - drop a reference on a membership
+ * @mb: the membership
+ *
+ * Context: process context (the last reference may drop a GID reference).
+ */
+void rdma_mcm_member_put(struct rdma_mcm_membership *mb)
+{
+	might_sleep();
+	if (!refcount_dec_and_test(&mb->ref))
+		return;
+	if (mb->have_ah)
+		rdma_destroy_ah_attr(&mb->ah_attr);
+	kmem_cache_free(rdma_mcm_member_cache, mb);
+	atomic_dec(&rdma_mcm_live_members);
+}
+
+static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
+			       struct rdma_mcm_member_info *info)
+{
+	lockdep_assert_held(&mb->ctx->lock);
+	memset(info, 0, sizeof(*info));
+	info->handle = mb->handle;
+	info->state = mb->state;
+	info->status = mb->status;
+	info->join_type = mb->join_type;
+	rdma_mcm_addr_to_storage(&mb->group, &info->group);
+	info->context = mb->context;
+	info->qp_attached = mb->qp_attached;
+	if (mb->have_join) {
+		info->mgid = mb->mgid;
+		info->mlid = mb->mlid;
+		info->qkey = mb->qkey;
+	}
+}
+
+/**
+ * rdma_mcm_member_drop() - take a membership out of its context
+ * @ctx: the context
+ * @mb: the membership
+ * @cm_leave: leave rdma_cm's membership; false when its id is about to be
+ *	destroyed, which leaves it anyway
+ *
+ * No more notifications, QP detached (before the group is left, as
+ * librdmacm does), out of the tables. The caller waits for a callback in
+ * flight and drops the tables' reference.
+ *
+ * Context: process context, @ctx->mutex held.
+ */
+void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
+			  struct rdma_mcm_membership *mb, bool cm_leave)
+{
+	lockdep_assert_held(&ctx->mutex);
+
+	spin_lock_bh(&ctx->lock);
+	rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
+	if (mb->pending) {
+		list_del_init(&mb->pending_node);
+		mb->pending = 0;
+	}
+	xa_erase(&ctx->members, mb->handle);
+	spin_unlock_bh(&ctx->lock);
+	rhashtable_remove_fast(&ctx->groups, &mb->hnode, rdma_mcm_group_params);
+
+	if (mb->qp_attached)
+		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
+	mb->qp_attached = false;
+	if (mb->cm_joined && cm_leave && mb->slot)
+		ctx->be->leave(ctx->be, mb->slot->id,
+			       (struct sockaddr *)&mb->group);
+	mb->cm_joined = false;
+	if (mb->slot)
+		rdma_mcm_slot_put(ctx, mb->slot);
+	mb->slot = NULL;
+
+	spin_lock_bh(&ctx->lock);
+	rdma_mcm_set_state(mb, RDMA_MCM_LEFT, 0);
+	spin_unlock_bh(&ctx->lock);
+}
+
+/**
+ * rdma_mcm_member_lose_device() - a membership's device is going away
+ * @ctx: the context
+ * @mb: the membership
+ *
+ * Detaches the QP, drops the address handle's GID table reference (it
+ * must be gone before the device is, not when the ULP leaves), and fails
+ * a JOINING or JOINED membership with -ENODEV. rdma_cm's membership goes
+ * with the ids.
+ *
+ * Context: the context's work, @ctx->mutex held.
+ */
+void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
+				 struct rdma_mcm_membership *mb)
+{
+	struct rdma_ah_attr ah_attr;
+	bool had_ah;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (mb->qp_attached)
+		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
+	mb->qp_attached = false;
+	mb->cm_joined = false;
+
+	spin_lock_bh(&ctx->lock);
+	had_ah = mb->have_ah;
+	ah_attr = mb->ah_attr;
+	mb->have_ah = false;
+	memset(&mb->ah_attr, 0, sizeof(mb->ah_attr));
+	if (mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED) {
+		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, -ENODEV);
+		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+	}
+	spin_unlock_bh(&ctx->lock);
+	if (had_ah)
+		rdma_destroy_ah_attr(&ah_attr);
+}
+
+/*
+ * rdma_join_multicast()'s errors, as rdma_mcm documents them. The manager
+ * hands rdma_cm only checked multicast groups of the id's family on a
+ * bound UD id, so:
+ *  -ENOTSUPP (RoCE v2 and a group that is not IPv4), -ENOSYS (a port
+ *   without multicast): the device cannot join this group, -EOPNOTSUPP;
+ *  -EINVAL: the id left the bound state because its device is being
+ *   removed (-ENODEV), or else the netdev's MTU is too small for RoCE
+ *   (-EOPNOTSUPP);
+ *  -EADDRNOTAVAIL (InfiniBand): the port has no SA record of its
+ *   partition's broadcast group yet, IPoIB is not up: -ENETDOWN;
+ *  -ENODEV (the netdev went away), -ENOMEM: as they are.
+ * Anything else is logged and reported as -EIO.
+ */
+static int rdma_mcm_join_errno(struct rdma_cm_id *id, int err)
+{
+	switch (err) {
+	case -ENODEV:
+	case -ENOMEM:
+		return err;
+	case -ENOTSUPP:
+	case -ENOSYS:
+	case -EOPNOTSUPP:
+		return -EOPNOTSUPP;
+	case -EINVAL:
+		return rdma_mcm_dev_removing(id->device) ? -ENODEV : -EOPNOTSUPP;
+	case -EADDRNOTAVAIL:
+		return -ENETDOWN;
+	default:
+		pr_warn_ratelimited("unexpected error %d from rdma_join_multicast(), reported as -EIO\n",
+				    err);
+		return -EIO;
+	}
+}
+
+/**
+ * rdma_mcm_join() - join a multicast group
+ * @ctx: the context
+ * @group: the group: an address of the context's family (AF_INET,
+ *	AF_INET6) that is multicast, or for AF_IB an MGID starting with 0xff.
+ *	A port in it is ignored.
+ * @join_type: %RDMA_MCM_FULLMEMBER or %RDMA_MCM_SENDONLY_FULLMEMBER
+ * @qp: a UD QP on the context's device to attach once joined, or NULL.
+ *	Not attached for a send-only join. The QP must stay alive until the
+ *	membership is left (ib_attach_mcast() holds it busy anyway).
+ * @context: the ULP's per-membership context, passed to the callbacks
+ * @handle: set to the membership's handle (never 0) on success
+ *
+ * Sends the join and returns at once. ->joined() follows when the join
+ * completes (after @qp is attached); ->error() when it fails.
+ * Unlike rdma_join_multicast(), the same group cannot be joined twice on
+ * one context; on InfiniBand, neither can two IPv6 groups that rdma_cm
+ * maps to one MGID (they differ only in their first six bytes).
+ *
+ * Context: process context; may sleep. May be called from a callback.
+ * Return: 0; -EINVAL for a NULL @handle, a malformed, non-multicast or
+ * other-family group or a bad @join_type; -EAFNOSUPPORT for an unsupported
+ * family; -EADDRINUSE when the context already has a membership of @group;
+ * -ENODEV when the context's device is gone or going; -ESHUTDOWN when the
+ * context is being closed; -EOPNOTSUPP when the device cannot join the
+ * group (RoCE v2 and an IPv6 group, a port without multicast, a netdev MTU
+ * too small for RoCE); -ENETDOWN on InfiniBand when the port has no SA
+ * record of its partition yet; -EADDRNOTAVAIL when a new rdma_cm_id could
+ * not bind the source address (gone from the host, or rdma_cm's UDP port
+ * space exhausted); -ENOMEM; -EIO for an error of rdma_cm that rdma_mcm
+ * does not expect (logged).
+ */
+int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
+		  enum rdma_mcm_join_type join_type, struct ib_qp *qp,
+		  void *context, u32 *handle)
+{
+	struct rdma_mcm_membership *mb;
+	struct rdma_mcm_slot *slot;
+	u8 join_state;
+	int ret;
+
+	might_sleep();
+	if (!handle)
+		return -EINVAL;
+	switch (join_type) {
+	case RDMA_MCM_FULLMEMBER:
+		join_state = BIT(FULLMEMBER_JOIN);
+		break;
+	case RDMA_MCM_SENDONLY_FULLMEMBER:
+		join_state = BIT(SENDONLY_FULLMEMBER_JOIN);
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	mb = rdma_mcm_fail_alloc() ? NULL :
+	     kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL_ACCOUNT);
+	if (!mb)
+		return -ENOMEM;
+	atomic_inc(&rdma_mcm_live_members);
+	refcount_set(&mb->ref, 1);
+	mb->ctx = ctx;
+	mb->join_type = join_type;
+	mb->qp = qp;
+	mb->context = context;
+	mb->state = RDMA_MCM_JOINING;
+	INIT_LIST_HEAD(&mb->pending_node);
+
+	mutex_lock(&ctx->mutex);
+	if (ctx->closing) {
+		ret = -ESHUTDOWN;
+		goto err_unlock;
+	}
+	if (ctx->device_lost) {
+		ret = -ENODEV;
+		goto err_unlock;
+	}
+	/* ctx->ib_mgid is the context's for good: parse under the mutex */
+	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
+				   ctx->src.sa.sa_family, ctx->ib_mgid,
+				   &mb->group, &mb->key);
+	if (ret)
+		goto err_unlock;
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      rhashtable_lookup_insert_fast(&ctx->groups, &mb->hnode,
+					    rdma_mcm_group_params);
+	if (ret) {
+		if (ret == -EEXIST)
+			ret = -EADDRINUSE;
+		else if (ret != -ENOMEM)
+			ret = -ENOMEM;	/* -E2BIG, -EBUSY: no room in the hash */
+		goto err_unlock;
+	}
+	slot = rdma_mcm_slot_get(ctx);
+	if (IS_ERR(slot)) {
+		ret = PTR_ERR(slot);
+		goto err_unhash;
+	}
+	mb->slot = slot;
+	/* Published before the join: its event may come before we return. */
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      xa_alloc_cyclic(&ctx->members, &mb->handle, mb,
+			      XA_LIMIT(1, U32_MAX), &ctx->next_handle,
+			      GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
+		ret = -ENOMEM;	/* -EBUSY would take 4G memberships */
+		goto err_slot;
+	}
+
+	mb->cm_joined = true;
+	/* rdma_join_multicast() allocates: its -ENOMEM is injected here */
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      ctx->be->join(ctx->be, slot->id, (struct sockaddr *)&mb->group,
+			    join_state, (void *)(uintptr_t)mb->handle);
+	if (ret) {
+		ret = rdma_mcm_join_errno(slot->id, ret);
+		mb->cm_joined = false;
+		spin_lock_bh(&ctx->lock);
+		xa_erase(&ctx->members, mb->handle);
+		if (mb->pending)
+			list_del_init(&mb->pending_node);
+		mb->pending = 0;
+		spin_unlock_bh(&ctx->lock);
+		goto err_slot;
+	}
+	*handle = mb->handle;
+	mutex_unlock(&ctx->mutex);
+	return 0;
+
+err_slot:
+	mb->slot = NULL;
+	rdma_mcm_slot_put(ctx, slot);
+err_unhash:
+	rhashtable_remove_fast(&ctx->groups, &mb->hnode, rdma_mcm_group_params);
+err_unlock:
+	mutex_unlock(&ctx->mutex);
+	rdma_mcm_member_put(mb);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_join);
+
+/**
+ * rdma_mcm_leave() - leave a group, or cancel a join in flight
+ * @ctx: the context
+ * @handle: the membership, as rdma_mcm_join() returned it
+ *
+ * Detaches the QP (if attached), then leaves the group; a join that has
+ * not completed is cancelled, and no IGMP or SA membership is left
+ * behind. A membership in %RDMA_MCM_ERROR is left the same way.
+ *
+ * This is a barrier: when rdma_mcm_leave() returns, no callback for this
+ * membership runs, and none ever will (it waits for one in flight, unless
+ * called from that very callback). Receive completions already queued on
+ * the ULP's CQ may still arrive, as with rdma_leave_multicast().
+ *
+ * Context: process context; may sleep. May be called from a callback.
+ * Return: 0, or -EADDRNOTAVAIL when @ctx has no membership @handle.
+ */
+int rdma_mcm_leave(struct rdma_mcm_ctx *ctx, u32 handle)
+{
+	struct rdma_mcm_membership *mb;
+
+	might_sleep();
+	mutex_lock(&ctx->mutex);
+	mb = xa_load(&ctx->members, handle);
+	if (!mb) {
+		mutex_unlock(&ctx->mutex);
+		return -EADDRNOTAVAIL;
+	}
+	rdma_mcm_member_drop(ctx, mb, true);
+	mutex_unlock(&ctx->mutex);
+	rdma_mcm_cb_barrier(ctx, mb);
+	rdma_mcm_member_put(mb);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_leave);
+
+/**
+ * rdma_mcm_leave_addr() - leave a group by its address
+ * @ctx: the context
+ * @group: the group address, as given to rdma_mcm_join()
+ *
+ * Like rdma_mcm_leave(), found by address in O(1).
+ *
+ * Context: process context; may sleep. May be called from a callback.
+ * Return: 0; -EINVAL for a malformed, non-multicast or other-family
+ * address; -EAFNOSUPPORT for an unsupported family; -EADDRNOTAVAIL when
+ * @ctx has no membership of @group.
+ */
+int rdma_mcm_leave_addr(struct rdma_mcm_ctx *ctx, const struct sockaddr *group)
+{
+	u32 handle;
+	int ret;
+
+	might_sleep();
+	ret = rdma_mcm_find_handle(ctx, group, &handle);
+	if (ret)
+		return ret;
+	/* Left meanwhile by another caller: then it is no longer a member. */
+	return rdma_mcm_leave(ctx, handle);
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_leave_addr);
+
+/**
+ * rdma_mcm_find_handle() - the handle of a context's membership of a group
+ * @ctx: the context
+ * @group: the group address
+ * @handle: set to the membership's handle
+ *
+ * Only a membership of exactly @group is found: on InfiniBand, not one of
+ * another IPv6 group that maps to the same MGID.
+ *
+ * Context: process context.
+ * Return: 0; the address errors of rdma_mcm_leave_addr(); -EADDRNOTAVAIL
+ * when @ctx has no membership of @group.
+ */
+int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
+			 u32 *handle)
+{
+	struct rdma_mcm_membership *mb;
+	union rdma_mcm_addr addr;
+	struct rdma_mcm_key key;
+	int ret;
+
+	mutex_lock(&ctx->mutex);
+	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
+				   ctx->src.sa.sa_family, ctx->ib_mgid, &addr,
+				   &key);
+	if (!ret) {
+		mb = rhashtable_lookup_fast(&ctx->groups, &key,
+					    rdma_mcm_group_params);
+		/* one key, two IPv6 groups on InfiniBand: not this one */
+		if (mb && addr.sa.sa_family == AF_INET6 &&
+		    !ipv6_addr_equal(&mb->group.in6.sin6_addr,
+				     &addr.in6.sin6_addr))
+			mb = NULL;
+		if (mb)
+			*handle = mb->handle;
+		else
+			ret = -EADDRNOTAVAIL;
+	}
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
+/**
+ * rdma_mcm_query() - the state of one membership
+ * @ctx: the context
+ * @handle: the membership
+ * @info: filled with a snapshot
+ *
+ * Context: any context but hard interrupt (a CQ's softirq handler may
+ * call it); does not sleep.
+ * Return: 0, or -EADDRNOTAVAIL when @ctx has no membership @handle.
+ */
+int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
+		   struct rdma_mcm_member_info *info)
+{
+	struct rdma_mcm_membership *mb;
+	int ret = -EADDRNOTAVAIL;
+
+	spin_lock_bh(&ctx->lock);
+	mb = xa_load(&ctx->members, handle);
+	if (mb) {
+		rdma_mcm_fill_info(mb, info);
+		ret = 0;
+	}
+	spin_unlock_bh(&ctx->lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_query);
+
+/**
+ * rdma_mcm_list() - walk a context's memberships, a page at a time
+ * @ctx: the context
+ * @start: the first handle to consider (0 or 1 for the beginning)
+ * @infos: room for @max snapshots
+ * @max: how many to return at most
+ * @next: set to the handle to pass as @start for the next page, or to 0
+ *	when the walk is complete
+ *
+ * Memberships are returned in handle order; each is a consistent snapshot,
+ * the page as a whole is not.
+ *
+ * Context: any context but hard interrupt; does not sleep.
+ * Return: the number of snapshots written.
+ */
+int rdma_mcm_list(struct rdma_mcm_ctx *ctx, u32 start,
+		  struct rdma_mcm_member_info *infos, unsigned int max,
+		  u32 *next)
+{
+	struct rdma_mcm_membership *mb;
+	unsigned long idx;
+	unsigned int n = 0;
+
+	*next = 0;
+	spin_lock_bh(&ctx->lock);
+	xa_for_each_start(&ctx->members, idx, mb, start) {
+		if (n == max) {
+			*next = idx;
+			break;
+		}
+		rdma_mcm_fill_info(mb, &infos[n++]);
+	}
+	spin_unlock_bh(&ctx->lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_list);
+
+int rdma_mcm_member_init(void)
+{
+	rdma_mcm_member_cache = KMEM_CACHE(rdma_mcm_membership,
+					   SLAB_NO_MERGE | SLAB_ACCOUNT);
+	return rdma_mcm_member_cache ? 0 : -ENOMEM;
+}
+
+void rdma_mcm_member_exit(void)
+{
+	kmem_cache_destroy(rdma_mcm_member_cache);
+}

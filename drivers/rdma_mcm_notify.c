@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: rdma_cm's events in, the ULP's callbacks out.
+ *
+ * rdma_cm's event handler only records: under ctx->lock it moves a
+ * membership's state, queues a notification and kicks the context's work;
+ * a DEVICE_REMOVAL only asks the work to take the device away (rdma_cm
+ * forbids destroying the id from its handler). The work, one per context
+ * on rdma_mcm's workqueue, does everything that sleeps: attaching the QP
+ * of a joined membership, losing the device (rdma_mcm_ctx.c), and calling
+ * the ULP, one callback at a time, with no lock of ours held.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/lockdep.h>
+#include <linux/sched.h>
+#include <rdma/ib_verbs.h>
+
+#include "rdma_mcm_internal.h"
+
+/**
+ * rdma_mcm_notify() - queue a notification for the ULP
+ * @ctx: the context
+ * @mb: the membership
+ * @what: RDMA_MCM_NOTIFY_*
+ *
+ * The caller kicks the work.
+ *
+ * Context: @ctx->lock held.
+ */
+void rdma_mcm_notify(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
+		     unsigned int what)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (!mb->pending)
+		list_add_tail(&mb->pending_node, &ctx->pending);
+	mb->pending |= what;
+}
+
+static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
+			      struct rdma_mcm_slot *slot,
+			      struct rdma_cm_event *event)
+{
+	u32 handle = (uintptr_t)event->param.ud.private_data;
+	struct rdma_mcm_membership *mb;
+	bool queued = false;
+
+	spin_lock_bh(&ctx->lock);
+	mb = xa_load(&ctx->members, handle);
+	if (!mb || mb->slot != slot || ctx->closing)
+		goto out;
+
+	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN) {
+		if (mb->state != RDMA_MCM_JOINING || mb->have_join)
+			goto out;
+		rdma_copy_ah_attr(&mb->ah_attr, &event->param.ud.ah_attr);
+		mb->have_ah = true;
+		mb->mgid = rdma_ah_read_grh(&mb->ah_attr)->dgid;
+		mb->mlid = rdma_ah_get_dlid(&mb->ah_attr);
+		mb->qkey = event->param.ud.qkey;
+		mb->have_join = true;
+		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
+	} else {
+		if (mb->state != RDMA_MCM_JOINING && mb->state != RDMA_MCM_JOINED)
+			goto out;
+		rdma_mcm_set_state(mb, RDMA_MCM_ERROR,
+				   event->status ? event->status : -EIO);
+		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+	}
+	queued = true;
+out:
+	spin_unlock_bh(&ctx->lock);
+	if (queued)
+		queue_work(rdma_mcm_wq, &ctx->work);
+	else
+		pr_debug("dropped %s for handle %u: no such membership in that state\n",
+			 rdma_event_msg(event->event), handle);
+}
+
+/**
+ * rdma_mcm_cm_handler() - the event handler of every id of the manager
+ * @id: the id
+ * @event: the event
+ *
+ * Context: rdma_cm's handler context (process context, under the id's
+ * handler mutex); may be called from inside any rdma_cm call on @id.
+ * Return: 0: rdma_cm must never destroy the id itself.
+ */
+int rdma_mcm_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
+{
+	struct rdma_mcm_slot *slot = id->context;
+	struct rdma_mcm_ctx *ctx = slot->ctx;
+
+	switch (event->event) {
+	case RDMA_CM_EVENT_MULTICAST_JOIN:
+	case RDMA_CM_EVENT_MULTICAST_ERROR:
+		rdma_mcm_mc_event(ctx, slot, event);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/*
+		 * Usually rdma_mcm's ib_client took the device away first;
+		 * this catches an id that was bound in the meantime.
+		 * rdma_cm waits until the id is destroyed, which the work
+		 * does at once.
+		 */
+		rdma_mcm_ctx_lose_device(ctx);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The join event arrived: attach the QP, then the membership is joined.
+ * A failed attach leaves the group again and turns into an error.
+ */
+static void rdma_mcm_finish_join(struct rdma_mcm_ctx *ctx,
+				 struct rdma_mcm_membership *mb, unsigned int *what)
+{
+	int ret = 0;
+
+	mutex_lock(&ctx->mutex);
+	spin_lock_bh(&ctx->lock);
+	if (mb->state != RDMA_MCM_JOINING) {	/* left, or failed meanwhile */
+		spin_unlock_bh(&ctx->lock);
+		goto out;
+	}
+	spin_unlock_bh(&ctx->lock);
+
+	if (mb->qp && mb->join_type == RDMA_MCM_FULLMEMBER) {
+		ret = ctx->be->attach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
+		if (ret) {
+			if (mb->cm_joined && mb->slot)
+				ctx->be->leave(ctx->be, mb->slot->id,
+					       (struct sockaddr *)&mb->group);
+			mb->cm_joined = false;
+		} else {
+			mb->qp_attached = true;
+		}
+	}
+
+	spin_lock_bh(&ctx->lock);
+	if (mb->state == RDMA_MCM_JOINING) {
+		if (ret) {
+			rdma_mcm_set_state(mb, RDMA_MCM_ERROR, ret);
+			*what = (*what & ~RDMA_MCM_NOTIFY_JOINED) |
+				RDMA_MCM_NOTIFY_ERROR;
+		} else {
+			rdma_mcm_set_state(mb, RDMA_MCM_JOINED, 0);
+		}
+	}
+	spin_unlock_bh(&ctx->lock);
+out:
+	mutex_unlock(&ctx->mutex);
+}
+
+/* Mark the callback about to run (@mb NULL: a context's callback). */
+static bool rdma_mcm_cb_enter(struct rdma_mcm_ctx *ctx,
+			      struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (ctx->closing)
+		return false;
+	ctx->cb_member = mb;
+	ctx->cb_task = current;
+	return true;
+}
+
+static void rdma_mcm_cb_exit(struct rdma_mcm_ctx *ctx)
+{
+	spin_lock_bh(&ctx->lock);
+	ctx->cb_member = NULL;
+	ctx->cb_task = NULL;
+	spin_unlock_bh(&ctx->lock);
+	wake_up_all(&ctx->cb_wq);
+}
+
+/* Call one ULP callback, if the membership is still in the state it reports. */
+static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
+			      struct rdma_mcm_membership *mb, unsigned int what)
+{
+	enum rdma_mcm_state want = what == RDMA_MCM_NOTIFY_JOINED ?
+				   RDMA_MCM_JOINED : RDMA_MCM_ERROR;
+	struct rdma_mcm_join_info info;
+	int status;
+
+	spin_lock_bh(&ctx->lock);
+	if (mb->state != want || !rdma_mcm_cb_enter(ctx, mb)) {
+		spin_unlock_bh(&ctx->lock);
+		return;
+	}
+	status = mb->status;
+	if (want == RDMA_MCM_JOINED) {
+		memset(&info, 0, sizeof(info));
+		info.handle = mb->handle;
+		info.context = mb->context;
+		rdma_mcm_addr_to_storage(&mb->group, &info.group);
+		info.join_type = mb->join_type;
+		info.mgid = mb->mgid;
+		info.mlid = mb->mlid;
+		info.qkey = mb->qkey;
+		info.ah_attr = mb->ah_attr; /* our reference, valid meanwhile */
+	}
+	spin_unlock_bh(&ctx->lock);
+
+	lockdep_assert_not_held(&ctx->mutex);
+	if (want == RDMA_MCM_JOINED) {
+		if (ctx->ops->joined)
+			ctx->ops->joined(ctx->priv, &info);
+	} else if (ctx->ops->error) {
+		ctx->ops->error(ctx->priv, mb->handle, mb->context, status);
+	}
+	rdma_mcm_cb_exit(ctx);
+}
+
+/* Deliver the oldest pending notification. Returns false when none is left. */
+static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_membership *mb;
+	unsigned int what;
+
+	spin_lock_bh(&ctx->lock);
+	mb = list_first_entry_or_null(&ctx->pending, struct rdma_mcm_membership,
+				      pending_node);
+	if (!mb || ctx->closing) {
+		spin_unlock_bh(&ctx->lock);
+		return false;
+	}
+	list_del_init(&mb->pending_node);
+	what = mb->pending;
+	mb->pending = 0;
+	refcount_inc(&mb->ref);
+	spin_unlock_bh(&ctx->lock);
+
+	if (what & RDMA_MCM_NOTIFY_JOINED)
+		rdma_mcm_finish_join(ctx, mb, &what);
+	if (what & RDMA_MCM_NOTIFY_JOINED)
+		rdma_mcm_callback(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
+	if (what & RDMA_MCM_NOTIFY_ERROR)
+		rdma_mcm_callback(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+	rdma_mcm_member_put(mb);
+	return true;
+}
+
+/* ->device_removed(), once, after the memberships' errors. */
+static void rdma_mcm_deliver_device_removed(struct rdma_mcm_ctx *ctx)
+{
+	spin_lock_bh(&ctx->lock);
+	if (!ctx->notify_device_removed || !rdma_mcm_cb_enter(ctx, NULL)) {
+		spin_unlock_bh(&ctx->lock);
+		return;
+	}
+	ctx->notify_device_removed = false;
+	spin_unlock_bh(&ctx->lock);
+
+	lockdep_assert_not_held(&ctx->mutex);
+	if (ctx->ops->device_removed)
+		ctx->ops->device_removed(ctx->priv);
+	rdma_mcm_cb_exit(ctx);
+}
+
+/**
+ * rdma_mcm_work() - the context's work
+ * @work: &rdma_mcm_ctx.work
+ *
+ * Takes the device away when asked to, then delivers every pending
+ * notification in order, ->device_removed() last, then destroys the ids
+ * of a lost device. Idle until rdma_mcm_open() has returned.
+ */
+void rdma_mcm_work(struct work_struct *work)
+{
+	struct rdma_mcm_ctx *ctx = container_of(work, struct rdma_mcm_ctx,
+						work);
+	bool lost;
+
+	spin_lock_bh(&ctx->lock);
+	if (!ctx->open_done) {
+		spin_unlock_bh(&ctx->lock);
+		return;		/* rdma_mcm_open() kicks the work again */
+	}
+	lost = ctx->device_lost_pending;
+	ctx->device_lost_pending = false;
+	spin_unlock_bh(&ctx->lock);
+
+	if (lost)
+		rdma_mcm_ctx_take_device(ctx);
+	while (rdma_mcm_deliver_one(ctx))
+		cond_resched();
+	rdma_mcm_deliver_device_removed(ctx);
+	if (lost)
+		rdma_mcm_ctx_destroy_ids(ctx);
+}
+
+static bool rdma_mcm_cb_idle(struct rdma_mcm_ctx *ctx,
+			     struct rdma_mcm_membership *mb)
+{
+	bool idle;
+
+	spin_lock_bh(&ctx->lock);
+	idle = ctx->cb_member != mb;
+	spin_unlock_bh(&ctx->lock);
+	return idle;
+}
+
+/**
+ * rdma_mcm_cb_barrier() - wait until no callback for a membership runs
+ * @ctx: the context
+ * @mb: the membership, already out of the tables
+ *
+ * Returns at once when called from that very callback.
+ *
+ * Context: process context; may sleep.
+ */
+void rdma_mcm_cb_barrier(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb)
+{
+	if (READ_ONCE(ctx->cb_task) == current)
+		return;
+	wait_event(ctx->cb_wq, rdma_mcm_cb_idle(ctx, mb));
+}

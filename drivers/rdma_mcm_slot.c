@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: the rdma_cm_ids a context joins on ("slots").
+ *
+ * rdma_leave_multicast() walks its id's list of groups, so a context
+ * spreads its memberships over ids of at most rdma_mcm_slot_size groups
+ * each. Every id binds the context's source address (without a port:
+ * each gets its own from rdma_cm's UDP port space) and must land on the
+ * context's device and port; an id that lands elsewhere means the address
+ * moved, which the context treats as losing its device.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/lockdep.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "rdma_mcm_internal.h"
+
+unsigned int rdma_mcm_slot_size = 64;
+module_param_named(slot_size, rdma_mcm_slot_size, uint, 0444);
+MODULE_PARM_DESC(slot_size,
+		 "memberships joined on one rdma_cm_id (default 64, minimum 1)");
+
+/*
+ * rdma_bind_addr()'s errors, as rdma_mcm documents them: the address is
+ * on no netdev of the namespace (or rdma_cm's UDP port space of the
+ * namespace is exhausted): -EADDRNOTAVAIL; its netdev has no RDMA device:
+ * -ENODEV; -ENOMEM. Anything else is not expected of a fresh UD id bound
+ * to a checked address.
+ */
+static int rdma_mcm_bind_errno(int err)
+{
+	switch (err) {
+	case -EADDRNOTAVAIL:
+	case -ENODEV:
+	case -ENOMEM:
+		return err;
+	default:
+		pr_warn_ratelimited("unexpected error %d from rdma_bind_addr(), reported as -EIO\n",
+				    err);
+		return -EIO;
+	}
+}
+
+/**
+ * rdma_mcm_slot_create() - a new rdma_cm_id bound to the context's address
+ * @ctx: the context
+ *
+ * The first slot of a context gives it its device and port; later ones
+ * must land on the same (else the address moved, and the context is
+ * told to lose its device).
+ *
+ * Context: process context, @ctx->mutex held.
+ * Return: the slot, or an ERR_PTR(): -ENOMEM, -EADDRNOTAVAIL, -ENODEV
+ * (no RDMA device, a wildcard or loopback address, the device is being
+ * removed, or the address moved to another device or port), -EIO.
+ */
+struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_slot *slot;
+	struct rdma_cm_id *id;
+	int ret;
+
+	lockdep_assert_held(&ctx->mutex);
+	slot = rdma_mcm_fail_alloc() ? NULL :
+	       kzalloc(sizeof(*slot), GFP_KERNEL_ACCOUNT);
+	if (!slot)
+		return ERR_PTR(-ENOMEM);
+	slot->ctx = ctx;
+	INIT_LIST_HEAD(&slot->free_node);
+
+	/* rdma_create_id() allocates: its -ENOMEM is injected here too */
+	if (rdma_mcm_fail_alloc())
+		id = ERR_PTR(-ENOMEM);
+	else
+		id = ctx->be->create_id(ctx->be, ctx->net, rdma_mcm_cm_handler,
+					slot);
+	if (IS_ERR(id)) {
+		ret = PTR_ERR(id) == -ENOMEM ? -ENOMEM : -EIO;
+		goto err_free;
+	}
+	ret = ctx->be->bind_addr(ctx->be, id, (struct sockaddr *)&ctx->src);
+	if (ret) {
+		ret = rdma_mcm_bind_errno(ret);
+		goto err_destroy;
+	}
+	/* A wildcard or loopback address binds without a device. */
+	if (!id->device) {
+		ret = -ENODEV;
+		goto err_destroy;
+	}
+	ret = rdma_mcm_ctx_set_device(ctx, id->device, id->port_num);
+	if (ret)
+		goto err_destroy;
+	slot->id = id;
+	list_add_tail(&slot->node, &ctx->slots);
+	list_add(&slot->free_node, &ctx->free_slots);
+	ctx->nr_slots++;
+	atomic_inc(&rdma_mcm_live_slots);
+	return slot;
+
+err_destroy:
+	ctx->be->destroy_id(ctx->be, id);
+err_free:
+	kfree(slot);
+	return ERR_PTR(ret);
+}
+
+/**
+ * rdma_mcm_slot_destroy() - destroy a slot's id, leaving its groups
+ * @ctx: the context
+ * @slot: the slot
+ *
+ * No event of the id is delivered after this returns.
+ *
+ * Context: process context, @ctx->mutex held.
+ */
+void rdma_mcm_slot_destroy(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot)
+{
+	lockdep_assert_held(&ctx->mutex);
+	list_del(&slot->node);
+	list_del_init(&slot->free_node);
+	ctx->nr_slots--;
+	ctx->be->destroy_id(ctx->be, slot->id);
+	kfree(slot);
+	atomic_dec(&rdma_mcm_live_slots);
+}
+
+/**
+ * rdma_mcm_slot_get() - a slot with room for one more membership
+ * @ctx: the context
+ *
+ * Creates one if every slot is full.
+ *
+ * Context: process context, @ctx->mutex held.
+ * Return: the slot, or the ERR_PTR() of rdma_mcm_slot_create().
+ */
+struct rdma_mcm_slot *rdma_mcm_slot_get(struct rdma_mcm_ctx *ctx)
+{
+	unsigned int size = max(1U, READ_ONCE(rdma_mcm_slot_size));
+	struct rdma_mcm_slot *slot;
+
+	lockdep_assert_held(&ctx->mutex);
+	slot = list_first_entry_or_null(&ctx->free_slots, struct rdma_mcm_slot,
+					free_node);
+	if (!slot) {
+		slot = rdma_mcm_slot_create(ctx);
+		if (IS_ERR(slot))
+			return slot;
+	}
+	if (++slot->count >= size)
+		list_del_init(&slot->free_node);
+	return slot;
+}
+
+/**
+ * rdma_mcm_slot_put() - give a membership's place back
+ * @ctx: the context
+ * @slot: the slot it was joined on
+ *
+ * An empty slot is destroyed, unless it is the context's last.
+ *
+ * Context: process context, @ctx->mutex held.
+ */
+void rdma_mcm_slot_put(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot)
+{
+	lockdep_assert_held(&ctx->mutex);
+	if (WARN_ON_ONCE(!slot->count))
+		return;
+	if (!--slot->count && ctx->nr_slots > 1) {
+		rdma_mcm_slot_destroy(ctx, slot);
+		return;
+	}
+	if (list_empty(&slot->free_node))
+		list_add(&slot->free_node, &ctx->free_slots);
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: limits per user, across all of a user's files of
+ * /dev/rdma_mcm.
+ *
+ * Per-file limits (max_memberships, max_contexts) do not bound a user who
+ * opens many files. Each user has an account, keyed by user namespace and
+ * effective uid, charged for every context and membership it creates; a
+ * charge beyond max_user_contexts or max_user_memberships fails with
+ * -ENOSPC, as inotify's max_user_watches does. Like the kernel's ucounts
+ * (which an out-of-tree module cannot extend: their types are a fixed
+ * enum, and nothing of them is exported), an account in a user namespace
+ * charges the account of the namespace's owner in the parent namespace
+ * too, up to the initial namespace: creating user namespaces does not
+ * escape the limit.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/hashtable.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
+#include <linux/user_namespace.h>
+
+#include "rdma_mcm_cdev.h"
+
+static unsigned int max_user_contexts = 1024;
+module_param(max_user_contexts, uint, 0644);
+MODULE_PARM_DESC(max_user_contexts,
+		 "contexts one user may hold across all files; more fail with ENOSPC (default 1024)");
+
+static unsigned int max_user_memberships = 262144;
+module_param(max_user_memberships, uint, 0644);
+MODULE_PARM_DESC(max_user_memberships,
+		 "memberships one user may hold across all files; more fail with ENOSPC (default 262144)");
+
+/**
+ * struct rdma_mcm_user - one user's account
+ * @node: entry in rdma_mcm_users
+ * @ns: the user namespace (a reference is held)
+ * @uid: the user
+ * @ref: files of the user, and accounts charging this one as parent
+ * @count: what the user holds, per enum rdma_mcm_user_res
+ * @parent: the account of @ns's owner in the parent namespace, or NULL
+ */
+struct rdma_mcm_user {
+	struct hlist_node node;
+	struct user_namespace *ns;
+	kuid_t uid;
+	refcount_t ref;
+	atomic_t count[RDMA_MCM_USER_NR_RES];
+	struct rdma_mcm_user *parent;
+};
+
+static DEFINE_MUTEX(rdma_mcm_users_lock);	/* rdma_mcm_users */
+static DEFINE_HASHTABLE(rdma_mcm_users, 6);
+static atomic_t rdma_mcm_live_users = ATOMIC_INIT(0);
+
+static unsigned long rdma_mcm_user_hash(struct user_namespace *ns, kuid_t uid)
+{
+	return (unsigned long)ns ^ __kuid_val(uid);
+}
+
+static void __rdma_mcm_user_put(struct rdma_mcm_user *user)
+{
+	struct rdma_mcm_user *parent;
+
+	lockdep_assert_held(&rdma_mcm_users_lock);
+	while (user && refcount_dec_and_test(&user->ref)) {
+		parent = user->parent;
+		hash_del(&user->node);
+		WARN_ON_ONCE(atomic_read(&user->count[RDMA_MCM_USER_CONTEXTS]) ||
+			     atomic_read(&user->count[RDMA_MCM_USER_MEMBERSHIPS]));
+		put_user_ns(user->ns);
+		kfree(user);
+		atomic_dec(&rdma_mcm_live_users);
+		user = parent;
+	}
+}
+
+static struct rdma_mcm_user *__rdma_mcm_user_get(struct user_namespace *ns,
+						 kuid_t uid)
+{
+	unsigned long key = rdma_mcm_user_hash(ns, uid);
+	struct rdma_mcm_user *user, *parent = NULL;
+
+	lockdep_assert_held(&rdma_mcm_users_lock);
+	hash_for_each_possible(rdma_mcm_users, user, node, key) {
+		if (user->ns == ns && uid_eq(user->uid, uid)) {
+			refcount_inc(&user->ref);
+			return user;
+		}
+	}
+	if (ns->parent) {
+		parent = __rdma_mcm_user_get(ns->parent, ns->owner);
+		if (IS_ERR(parent))
+			return parent;
+	}
+	user = rdma_mcm_fail_alloc() ? NULL :
+	       kzalloc(sizeof(*user), GFP_KERNEL_ACCOUNT);
+	if (!user) {
+		__rdma_mcm_user_put(parent);
+		return ERR_PTR(-ENOMEM);
+	}
+	user->ns = get_user_ns(ns);
+	user->uid = uid;
+	user->parent = parent;
+	refcount_set(&user->ref, 1);
+	hash_add(rdma_mcm_users, &user->node, key);
+	atomic_inc(&rdma_mcm_live_users);
+	return user;
+}
+
+/**
+ * rdma_mcm_user_get() - the account of a file's opener
+ * @cred: the opener's credentials
+ *
+ * Context: process context; may sleep.
+ * Return: the account (with a reference), or ERR_PTR(-ENOMEM).
+ */
+struct rdma_mcm_user *rdma_mcm_user_get(const struct cred *cred)
+{
+	struct rdma_mcm_user *user;
+
+	mutex_lock(&rdma_mcm_users_lock);
+	user = __rdma_mcm_user_get(cred->user_ns, cred->euid);
+	mutex_unlock(&rdma_mcm_users_lock);
+	return user;
+}
+
+/**
+ * rdma_mcm_user_put() - drop a reference on an account
+ * @user: the account
+ *
+ * Context: process context; may sleep.
+ */
+void rdma_mcm_user_put(struct rdma_mcm_user *user)
+{
+	mutex_lock(&rdma_mcm_users_lock);
+	__rdma_mcm_user_put(user);
+	mutex_unlock(&rdma_mcm_users_lock);
+}
+
+static unsigned int rdma_mcm_user_max(enum rdma_mcm_user_res res)
+{
+	if (res == RDMA_MCM_USER_CONTEXTS)
+		return READ_ONCE(max_user_contexts);
+	return READ_ONCE(max_user_memberships);
+}
+
+/**
+ * rdma_mcm_user_charge() - charge one object to a user and its parents
+ * @user: the account
+ * @res: what kind of object
+ *
+ * Return: 0, or -ENOSPC (nothing charged) when an account is at its limit.
+ */
+int rdma_mcm_user_charge(struct rdma_mcm_user *user, enum rdma_mcm_user_res res)
+{
+	unsigned int max = rdma_mcm_user_max(res);
+	struct rdma_mcm_user *it, *undo;
+
+	for (it = user; it; it = it->parent) {
+		if (atomic_inc_return(&it->count[res]) <= max)
+			continue;
+		atomic_dec(&it->count[res]);
+		for (undo = user; undo != it; undo = undo->parent)
+			atomic_dec(&undo->count[res]);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/**
+ * rdma_mcm_user_uncharge() - give back what rdma_mcm_user_charge() took
+ * @user: the account
+ * @res: what kind of object
+ */
+void rdma_mcm_user_uncharge(struct rdma_mcm_user *user,
+			    enum rdma_mcm_user_res res)
+{
+	for (; user; user = user->parent)
+		WARN_ON_ONCE(atomic_dec_return(&user->count[res]) < 0);
+}
+
+/**
+ * rdma_mcm_user_live() - accounts alive, for the tests' leak checks
+ *
+ * Return: the number of accounts.
+ */
+int rdma_mcm_user_live(void)
+{
+	return atomic_read(&rdma_mcm_live_users);
+}

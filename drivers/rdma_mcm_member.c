@@ -95,8 +95,14 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 		list_del_init(&mb->pending_node);
 		mb->pending = 0;
 	}
-	xa_erase(&ctx->members, mb->handle);
 	spin_unlock_bh(&ctx->lock);
+	/*
+	 * Not under ctx->lock, which softirq context may take: the xarray's
+	 * lock is not softirq-safe. An event that still finds the member
+	 * sees LEAVING and drops it; it does so under ctx->lock, which is
+	 * taken again below before the member can be freed.
+	 */
+	xa_erase(&ctx->members, mb->handle);
 	rhashtable_remove_fast(&ctx->groups, &mb->hnode, rdma_mcm_group_params);
 
 	if (mb->qp_attached)
@@ -306,11 +312,13 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		ret = rdma_mcm_join_errno(slot->id, ret);
 		mb->cm_joined = false;
 		spin_lock_bh(&ctx->lock);
-		xa_erase(&ctx->members, mb->handle);
+		/* no event of a failed join is kept: unqueue, then unpublish */
+		rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
 		if (mb->pending)
 			list_del_init(&mb->pending_node);
 		mb->pending = 0;
 		spin_unlock_bh(&ctx->lock);
+		xa_erase(&ctx->members, mb->handle);
 		goto err_slot;
 	}
 	*handle = mb->handle;

@@ -3,8 +3,9 @@
  * KUnit: the multicast manager against the fake backend.
  *
  * Every case ends by checking that the module's live-object counters are
- * back to zero (rdma_mcm_core_test_exit()), so a leak fails the case that
- * caused it.
+ * back to zero (mcm_test_exit()), so a leak fails the case that caused it.
+ * Device removal, events from inside calls and the contracts with rdma_cm
+ * have suites of their own (rdma_mcm_device_test.c, rdma_mcm_contract_test.c).
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -16,146 +17,7 @@
 #include <net/net_namespace.h>
 
 #include "../drivers/rdma_mcm_internal.h"
-#include "rdma_mcm_fake.h"
-
-enum mcm_action {
-	MCM_ACT_NONE,
-	MCM_ACT_LEAVE_SELF,
-	MCM_ACT_JOIN_OTHER,
-	MCM_ACT_CLOSE,
-	MCM_ACT_BLOCK,
-};
-
-/* What a test's callbacks saw, and what they do when called. */
-struct mcm_rec {
-	struct kunit *test;
-	struct rdma_mcm_ctx *ctx;
-	int joined;
-	int errors;
-	struct rdma_mcm_join_info last_join;
-	u32 last_error_handle;
-	void *last_error_context;
-	int last_status;
-
-	enum mcm_action on_joined;
-	int action_ret;
-	u32 action_handle;
-	struct completion block_entered;
-	struct completion block_release;
-};
-
-struct mcm_test {
-	struct mcm_fake *fake;
-	struct mcm_rec rec;
-};
-
-static void mcm_rec_joined(void *priv, const struct rdma_mcm_join_info *info)
-{
-	struct mcm_rec *rec = priv;
-	struct sockaddr_in other = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = htonl(0xef0a0a0a),	/* 239.10.10.10 */
-	};
-
-	rec->joined++;
-	rec->last_join = *info;
-	switch (rec->on_joined) {
-	case MCM_ACT_LEAVE_SELF:
-		rec->action_ret = rdma_mcm_leave(rec->ctx, info->handle);
-		break;
-	case MCM_ACT_JOIN_OTHER:
-		rec->on_joined = MCM_ACT_NONE;
-		rec->action_ret = rdma_mcm_join(rec->ctx,
-						(struct sockaddr *)&other,
-						RDMA_MCM_FULLMEMBER, NULL, NULL,
-						&rec->action_handle);
-		break;
-	case MCM_ACT_CLOSE:
-		rdma_mcm_close(rec->ctx);
-		rec->ctx = NULL;
-		break;
-	case MCM_ACT_BLOCK:
-		complete(&rec->block_entered);
-		wait_for_completion(&rec->block_release);
-		break;
-	case MCM_ACT_NONE:
-		break;
-	}
-}
-
-static void mcm_rec_error(void *priv, u32 handle, void *context, int status)
-{
-	struct mcm_rec *rec = priv;
-
-	rec->errors++;
-	rec->last_error_handle = handle;
-	rec->last_error_context = context;
-	rec->last_status = status;
-}
-
-static const struct rdma_mcm_ops mcm_rec_ops = {
-	.joined	= mcm_rec_joined,
-	.error	= mcm_rec_error,
-};
-
-static struct sockaddr_in mcm_v4(u32 host_order)
-{
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = htonl(host_order),
-	};
-
-	return sin;
-}
-
-#define MCM_SRC		0xc0000201	/* 192.0.2.1 */
-#define MCM_GROUP(n)	(0xef010100 + (n))	/* 239.1.1.n */
-
-static struct rdma_mcm_ctx *mcm_open(struct kunit *test)
-{
-	struct mcm_test *t = test->priv;
-	struct sockaddr_in src = mcm_v4(MCM_SRC);
-	struct rdma_mcm_ctx *ctx;
-
-	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
-	t->rec.ctx = ctx;
-	return ctx;
-}
-
-static u32 mcm_join(struct kunit *test, struct rdma_mcm_ctx *ctx, u32 group,
-		    struct ib_qp *qp, enum rdma_mcm_join_type type)
-{
-	struct sockaddr_in sin = mcm_v4(group);
-	u32 handle = 0;
-
-	KUNIT_ASSERT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&sin, type,
-					    qp, (void *)(uintptr_t)group,
-					    &handle), 0);
-	KUNIT_EXPECT_NE(test, handle, 0);
-	return handle;
-}
-
-static struct mcm_fake_join *mcm_fake_join_of(struct kunit *test, u32 group)
-{
-	struct mcm_test *t = test->priv;
-	struct sockaddr_in sin = mcm_v4(group);
-	struct mcm_fake_join *join;
-
-	join = mcm_fake_find_join(t->fake, (struct sockaddr *)&sin);
-	KUNIT_ASSERT_NOT_NULL(test, join);
-	return join;
-}
-
-static enum rdma_mcm_state mcm_state(struct kunit *test,
-				     struct rdma_mcm_ctx *ctx, u32 handle)
-{
-	struct rdma_mcm_member_info info;
-
-	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, handle, &info), 0);
-	return info.state;
-}
+#include "rdma_mcm_test_util.h"
 
 /* ---------------------------------------------------------------- cases */
 
@@ -240,7 +102,7 @@ static void mcm_join_completes_then_leave(struct kunit *test)
 			    (void *)(uintptr_t)MCM_GROUP(1));
 	KUNIT_EXPECT_EQ(test, t->rec.last_join.qkey, MCM_FAKE_QKEY);
 	KUNIT_EXPECT_EQ(test, t->rec.last_join.mlid, MCM_FAKE_MLID);
-	mcm_fake_mgid((struct sockaddr *)&join->addr, &mgid);
+	mcm_fake_mgid(false, (struct sockaddr *)&join->addr, &mgid);
 	KUNIT_EXPECT_MEMEQ(test, t->rec.last_join.mgid.raw, mgid.raw, 16);
 	KUNIT_EXPECT_MEMEQ(test, rdma_ah_read_grh(&t->rec.last_join.ah_attr)->dgid.raw,
 			   mgid.raw, 16);
@@ -455,7 +317,7 @@ static void mcm_group_address_checks(struct kunit *test)
 		len = c->family == AF_INET6 ? sizeof(struct sockaddr_in6) :
 					      sizeof(struct sockaddr_in);
 	KUNIT_EXPECT_EQ(test, rdma_mcm_group_parse((struct sockaddr *)&ss, len,
-						   AF_INET, &out, &key),
+						   AF_INET, false, &out, &key),
 			c->expected);
 }
 
@@ -628,15 +490,16 @@ static void mcm_attach_failure_leaves_group(struct kunit *test)
 }
 
 /*
- * DEVICE_REMOVAL: every membership fails with -ENODEV, QPs are detached,
- * the ids are destroyed from the work, and leave/close still work.
+ * The device goes away: every membership fails with -ENODEV, QPs are
+ * detached, ->device_removed() follows the errors, the ids are destroyed,
+ * and leave/close still work.
  */
 static void mcm_device_removal(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct rdma_mcm_ctx *ctx = mcm_open(test);
 	struct sockaddr_in grp = mcm_v4(MCM_GROUP(53));
-	u32 h[3], h4 = 0;
+	u32 h[3], h4 = 0, port;
 	int i;
 
 	for (i = 0; i < 3; i++)
@@ -649,12 +512,16 @@ static void mcm_device_removal(struct kunit *test)
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, t->fake->attached, 2);
 
-	mcm_fake_remove_device(t->fake);
-	rdma_mcm_flush();
+	mcm_fake_remove_device(t->fake, 0);
 	KUNIT_EXPECT_EQ(test, t->rec.errors, 3);
 	KUNIT_EXPECT_EQ(test, t->rec.last_status, -ENODEV);
+	KUNIT_EXPECT_EQ(test, t->rec.removed, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.errors_at_removed, 3);
+	KUNIT_EXPECT_EQ(test, t->rec.attached_at_removed, 0);
+	KUNIT_EXPECT_FALSE(test, t->rec.device_at_removed);
 	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
 	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+	KUNIT_EXPECT_NULL(test, rdma_mcm_device(ctx, &port));
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h[i]), RDMA_MCM_ERROR);
 
@@ -1013,32 +880,6 @@ static void mcm_alloc_failure_each_point(struct kunit *test)
 }
 #endif
 
-static int rdma_mcm_core_test_init(struct kunit *test)
-{
-	struct mcm_test *t;
-
-	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	if (!t)
-		return -ENOMEM;
-	t->fake = mcm_fake_create(test);
-	t->rec.test = test;
-	test->priv = t;
-	return 0;
-}
-
-/* Every case must leave nothing behind. */
-static void rdma_mcm_core_test_exit(struct kunit *test)
-{
-	struct rdma_mcm_live live;
-
-	rdma_mcm_flush();
-	rdma_mcm_flush();
-	rdma_mcm_live_objects(&live);
-	KUNIT_EXPECT_EQ_MSG(test, live.contexts, 0, "contexts leaked");
-	KUNIT_EXPECT_EQ_MSG(test, live.members, 0, "memberships leaked");
-	KUNIT_EXPECT_EQ_MSG(test, live.slots, 0, "rdma_cm_ids leaked");
-}
-
 static struct kunit_case rdma_mcm_core_cases[] = {
 	KUNIT_CASE_PARAM(mcm_state_transition, mcm_transition_gen_params),
 	KUNIT_CASE(mcm_state_out_of_range),
@@ -1072,8 +913,8 @@ static struct kunit_case rdma_mcm_core_cases[] = {
 
 static struct kunit_suite rdma_mcm_core_suite = {
 	.name = "rdma_mcm_core",
-	.init = rdma_mcm_core_test_init,
-	.exit = rdma_mcm_core_test_exit,
+	.init = mcm_test_init,
+	.exit = mcm_test_exit,
 	.test_cases = rdma_mcm_core_cases,
 };
 

@@ -4,10 +4,18 @@
  */
 #include <kunit/test.h>
 #include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
 #include "rdma_mcm_fake.h"
+
+struct mcm_fake_attach {
+	struct list_head node;
+	struct ib_qp *qp;
+	union ib_gid mgid;
+};
 
 static struct mcm_fake *to_fake(const struct rdma_mcm_backend *be)
 {
@@ -19,19 +27,165 @@ static struct mcm_fake_id *to_fid(struct rdma_cm_id *id)
 	return container_of(id, struct mcm_fake_id, id);
 }
 
-/* IPv4 groups map to ::ffff:a.b.c.d as on RoCE; others use their bytes. */
-void mcm_fake_mgid(const struct sockaddr *addr, union ib_gid *mgid)
+static int fake_dev_idx(struct mcm_fake *fake, struct ib_device *dev)
+{
+	int i;
+
+	for (i = 0; i < MCM_FAKE_NR_DEVS; i++)
+		if (fake->ibdev[i] == dev)
+			return i;
+	return -1;
+}
+
+/**
+ * mcm_fake_mgid() - the MGID rdma_cm gives a group
+ * @ib: on InfiniBand (else RoCE)
+ * @addr: the group
+ * @mgid: set to the MGID
+ *
+ * RoCE: IPv4 as ::ffff:a.b.c.d, IPv6 as it is. InfiniBand, as
+ * cma_set_mgid() with RDMA_PS_UDP and a link-local broadcast address:
+ * IPv4 ff12:4001:ffff::0a.bc.de (28 bits), IPv6 ff12:6001:ffff: and the
+ * address's last ten bytes, unless it is an SA-assigned MGID (ff1x:a01b).
+ */
+void mcm_fake_mgid(bool ib, const struct sockaddr *addr, union ib_gid *mgid)
 {
 	const struct sockaddr_in *sin = (const struct sockaddr_in *)addr;
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)addr;
+	const u8 *a4 = (const u8 *)&sin->sin_addr;
 
 	memset(mgid, 0, sizeof(*mgid));
-	if (addr->sa_family == AF_INET) {
+	if (addr->sa_family == AF_INET && !ib) {
 		mgid->raw[10] = 0xff;
 		mgid->raw[11] = 0xff;
-		memcpy(&mgid->raw[12], &sin->sin_addr, 4);
+		memcpy(&mgid->raw[12], a4, 4);
+	} else if (addr->sa_family == AF_INET6 && !ib) {
+		memcpy(mgid->raw, &sin6->sin6_addr, 16);
+	} else if (addr->sa_family == AF_INET) {
+		mgid->raw[0] = 0xff;
+		mgid->raw[1] = 0x12;
+		mgid->raw[2] = 0x40;
+		mgid->raw[3] = 0x01;
+		mgid->raw[4] = 0xff;
+		mgid->raw[5] = 0xff;
+		mgid->raw[12] = a4[0] & 0x0f;
+		memcpy(&mgid->raw[13], &a4[1], 3);
 	} else if (addr->sa_family == AF_INET6) {
-		memcpy(mgid->raw, &((const struct sockaddr_in6 *)addr)->sin6_addr,
-		       16);
+		if ((be32_to_cpu(sin6->sin6_addr.s6_addr32[0]) & 0xFFF0FFFF) ==
+		    0xFF10A01B) {
+			memcpy(mgid->raw, &sin6->sin6_addr, 16);
+			return;
+		}
+		mgid->raw[0] = 0xff;
+		mgid->raw[1] = 0x12;
+		mgid->raw[2] = 0x60;
+		mgid->raw[3] = 0x01;
+		mgid->raw[4] = 0xff;
+		mgid->raw[5] = 0xff;
+		memcpy(&mgid->raw[6], &sin6->sin6_addr.s6_addr[6], 10);
+	}
+}
+
+static void fake_deliver(struct mcm_fake *fake, struct mcm_fake_join *join,
+			 int status)
+{
+	struct rdma_cm_event ev = {};
+	struct rdma_ah_attr *ah = &ev.param.ud.ah_attr;
+	int idx = fake_dev_idx(fake, join->fid->id.device);
+	union ib_gid mgid;
+
+	lockdep_assert_held(&fake->lock);
+	if (join->fid->destroyed)
+		return;
+	ev.event = status ? RDMA_CM_EVENT_MULTICAST_ERROR :
+			    RDMA_CM_EVENT_MULTICAST_JOIN;
+	ev.status = status;
+	ev.param.ud.private_data = join->context;
+	if (!status) {
+		mcm_fake_mgid(idx >= 0 && fake->ib[idx],
+			      (struct sockaddr *)&join->addr, &mgid);
+		ah->type = RDMA_AH_ATTR_TYPE_IB;
+		rdma_ah_set_ah_flags(ah, IB_AH_GRH);
+		rdma_ah_set_dgid_raw(ah, mgid.raw);
+		rdma_ah_set_dlid(ah, MCM_FAKE_MLID);
+		rdma_ah_set_port_num(ah, 1);
+		ev.param.ud.qkey = MCM_FAKE_QKEY;
+	}
+	join->events++;
+	join->fid->id.event_handler(&join->fid->id, &ev);
+}
+
+static void fake_device_removal_event(struct mcm_fake *fake,
+				      struct mcm_fake_id *fid)
+{
+	struct rdma_cm_event ev = { .event = RDMA_CM_EVENT_DEVICE_REMOVAL };
+
+	lockdep_assert_held(&fake->lock);
+	if (!fid->destroyed)
+		fid->id.event_handler(&fid->id, &ev);
+}
+
+static struct mcm_fake_join *fake_first_live_join(struct mcm_fake *fake,
+						  struct mcm_fake_id *fid)
+{
+	struct mcm_fake_join *join;
+
+	list_for_each_entry(join, &fake->joins, node)
+		if (join->fid == fid && !join->leaves)
+			return join;
+	return NULL;
+}
+
+static int fake_remover_fn(void *arg)
+{
+	struct mcm_fake *fake = arg;
+
+	mcm_fake_remove_device(fake, fake->remove_idx);
+	complete(&fake->removed);
+	return 0;
+}
+
+/* The fake's injection at @at, if armed: @fid is the call's id. */
+static void fake_inject(struct mcm_fake *fake, enum mcm_fake_at at,
+			struct mcm_fake_id *fid, struct mcm_fake_join *join)
+{
+	struct mcm_fake_inject *inj = &fake->inject;
+
+	lockdep_assert_held(&fake->lock);
+	if (inj->at != at || inj->fired)
+		return;
+	if (inj->skip) {
+		inj->skip--;
+		return;
+	}
+	inj->fired++;
+	if (!join)
+		join = fake_first_live_join(fake, fid);
+	switch (inj->what) {
+	case MCM_FAKE_DO_DEVICE_REMOVAL:
+		fake_device_removal_event(fake, fid);
+		break;
+	case MCM_FAKE_DO_MC_ERROR:
+		if (join)
+			fake_deliver(fake, join, inj->status ?: -ENETRESET);
+		break;
+	case MCM_FAKE_DO_MC_JOIN:
+		if (join)
+			fake_deliver(fake, join, 0);
+		break;
+	case MCM_FAKE_DO_REMOVE_DEVICE:
+		/* it waits for this lock, as ib_core's removal runs beside us */
+		mcm_fake_remove_device_async(fake,
+					     fake_dev_idx(fake, fid->id.device));
+		break;
+	case MCM_FAKE_DO_PAUSE:
+		mutex_unlock(&fake->lock);
+		complete(&fake->paused);
+		wait_for_completion(&fake->resume);
+		mutex_lock(&fake->lock);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -65,18 +219,59 @@ static struct rdma_cm_id *fake_create_id(const struct rdma_mcm_backend *be,
 	return &fid->id;
 }
 
+static u16 fake_port_of(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)ss)->sin_port);
+	if (ss->ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
+	return 0;
+}
+
+/* rdma_cm's UDP port space: one live id per address and non-zero port. */
+static bool fake_port_taken(struct mcm_fake *fake, struct sockaddr *addr)
+{
+	size_t len = rdma_addr_size(addr);
+	struct mcm_fake_id *fid;
+
+	list_for_each_entry(fid, &fake->ids, node)
+		if (!fid->destroyed && fid->bound.ss_family &&
+		    !memcmp(&fid->bound, addr, len))
+			return true;
+	return false;
+}
+
 static int fake_bind_addr(const struct rdma_mcm_backend *be,
 			  struct rdma_cm_id *id, struct sockaddr *addr)
 {
 	struct mcm_fake *fake = to_fake(be);
+	struct mcm_fake_id *fid = to_fid(id);
 	int ret;
 
 	mutex_lock(&fake->lock);
 	fake->seq++;
 	fake->binds++;
 	ret = fake->bind_ret;
-	if (!ret && !fake->no_device)
-		id->device = fake->ibdev;
+	if (!ret && fake->gone[fake->bind_dev])
+		ret = -ENODEV;	/* the netdev has no RDMA device any more */
+	if (!ret && fake_port_of((struct sockaddr_storage *)addr)) {
+		fake->nonzero_port_binds++;
+		if (fake_port_taken(fake, addr))
+			ret = -EADDRINUSE;
+	}
+	/*
+	 * rdma_bind_addr() acquires the device before the port, which can
+	 * still fail: rdma_cm may deliver events to the id from that point.
+	 */
+	if (!fake->no_device && !fake->gone[fake->bind_dev]) {
+		id->device = fake->ibdev[fake->bind_dev];
+		id->port_num = fake->bind_port;
+	}
+	fake_inject(fake, MCM_FAKE_AT_BIND, fid, NULL);
+	if (ret)
+		id->device = NULL;	/* released again on failure */
+	else
+		memcpy(&fid->bound, addr, rdma_addr_size(addr));
 	mutex_unlock(&fake->lock);
 	return ret;
 }
@@ -92,6 +287,7 @@ static void fake_destroy_id(const struct rdma_mcm_backend *be,
 	fake->seq++;
 	fake->destroys++;
 	KUNIT_EXPECT_FALSE(fake->test, fid->destroyed);
+	fake_inject(fake, MCM_FAKE_AT_DESTROY, fid, NULL);
 	fid->destroyed = true;
 	fake->live_ids--;
 	/* rdma_destroy_id() leaves every group still joined on the id */
@@ -99,31 +295,7 @@ static void fake_destroy_id(const struct rdma_mcm_backend *be,
 		if (join->fid == fid && !join->leaves)
 			join->leaves++;
 	mutex_unlock(&fake->lock);
-}
-
-static void fake_deliver(struct mcm_fake *fake, struct mcm_fake_join *join,
-			 int status)
-{
-	struct rdma_cm_event ev = {};
-	struct rdma_ah_attr *ah = &ev.param.ud.ah_attr;
-	union ib_gid mgid;
-
-	lockdep_assert_held(&fake->lock);
-	ev.event = status ? RDMA_CM_EVENT_MULTICAST_ERROR :
-			    RDMA_CM_EVENT_MULTICAST_JOIN;
-	ev.status = status;
-	ev.param.ud.private_data = join->context;
-	if (!status) {
-		mcm_fake_mgid((struct sockaddr *)&join->addr, &mgid);
-		ah->type = RDMA_AH_ATTR_TYPE_IB;
-		rdma_ah_set_ah_flags(ah, IB_AH_GRH);
-		rdma_ah_set_dgid_raw(ah, mgid.raw);
-		rdma_ah_set_dlid(ah, MCM_FAKE_MLID);
-		rdma_ah_set_port_num(ah, 1);
-		ev.param.ud.qkey = MCM_FAKE_QKEY;
-	}
-	join->events++;
-	join->fid->id.event_handler(&join->fid->id, &ev);
+	wake_up_all(&fake->wq);
 }
 
 static int fake_join(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
@@ -138,6 +310,8 @@ static int fake_join(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
 	fake->joins_called++;
 	KUNIT_EXPECT_FALSE(fake->test, to_fid(id)->destroyed);
 	if (fake->join_ret) {
+		/* rdma_cm fails a join that raced its device's removal */
+		fake_inject(fake, MCM_FAKE_AT_JOIN, to_fid(id), NULL);
 		ret = fake->join_ret;
 		goto out;
 	}
@@ -153,6 +327,7 @@ static int fake_join(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
 	list_add_tail(&join->node, &fake->joins);
 	if (fake->auto_complete)
 		fake_deliver(fake, join, 0);
+	fake_inject(fake, MCM_FAKE_AT_JOIN, join->fid, join);
 out:
 	mutex_unlock(&fake->lock);
 	return ret;
@@ -184,6 +359,8 @@ static void fake_leave(const struct rdma_mcm_backend *be,
 	join = fake_find_live(fake, id, addr);
 	KUNIT_EXPECT_NOT_NULL_MSG(fake->test, join,
 				  "rdma_leave_multicast() of a group not joined");
+	if (join)
+		fake_inject(fake, MCM_FAKE_AT_LEAVE, join->fid, join);
 	if (join) {
 		join->leaves++;
 		join->leave_seq = fake->seq;
@@ -191,19 +368,45 @@ static void fake_leave(const struct rdma_mcm_backend *be,
 	mutex_unlock(&fake->lock);
 }
 
+static struct mcm_fake_attach *fake_find_attach(struct mcm_fake *fake,
+						struct ib_qp *qp,
+						const union ib_gid *gid)
+{
+	struct mcm_fake_attach *a;
+
+	list_for_each_entry(a, &fake->attachments, node)
+		if (a->qp == qp && !memcmp(&a->mgid, gid, sizeof(*gid)))
+			return a;
+	return NULL;
+}
+
 static int fake_attach(const struct rdma_mcm_backend *be, struct ib_qp *qp,
 		       union ib_gid *gid, u16 lid)
 {
 	struct mcm_fake *fake = to_fake(be);
+	struct mcm_fake_attach *a;
 	int ret;
 
 	mutex_lock(&fake->lock);
 	fake->seq++;
 	fake->attaches++;
 	ret = fake->attach_ret;
-	if (!ret)
-		fake->attached++;
 	KUNIT_EXPECT_EQ(fake->test, lid, MCM_FAKE_MLID);
+	if (!ret && fake_find_attach(fake, qp, gid)) {
+		KUNIT_FAIL(fake->test, "QP attached twice to MGID %pI6", gid->raw);
+		ret = -EINVAL;
+	}
+	if (!ret) {
+		a = kunit_kzalloc(fake->test, sizeof(*a), GFP_KERNEL);
+		if (a) {
+			a->qp = qp;
+			a->mgid = *gid;
+			list_add(&a->node, &fake->attachments);
+			fake->attached++;
+		} else {
+			ret = -ENOMEM;
+		}
+	}
 	mutex_unlock(&fake->lock);
 	return ret;
 }
@@ -212,35 +415,87 @@ static int fake_detach(const struct rdma_mcm_backend *be, struct ib_qp *qp,
 		       union ib_gid *gid, u16 lid)
 {
 	struct mcm_fake *fake = to_fake(be);
+	struct mcm_fake_attach *a;
 
 	mutex_lock(&fake->lock);
 	fake->seq++;
 	fake->detaches++;
-	fake->attached--;
+	a = fake_find_attach(fake, qp, gid);
+	if (a) {
+		list_del(&a->node);
+		fake->attached--;
+	} else {
+		KUNIT_FAIL(fake->test, "detach of a QP not attached to MGID %pI6",
+			   gid->raw);
+	}
 	fake->last_detach_seq = fake->seq;
-	KUNIT_EXPECT_GE(fake->test, fake->attached, 0);
 	mutex_unlock(&fake->lock);
 	return 0;
+}
+
+/**
+ * mcm_fake_set_ib() - make a fake device's ports InfiniBand or RoCE
+ * @fake: the fake
+ * @idx: the device
+ * @ib: InfiniBand (else RoCE v2)
+ */
+void mcm_fake_set_ib(struct mcm_fake *fake, int idx, bool ib)
+{
+	struct ib_device *dev = fake->ibdev[idx];
+	u32 port;
+
+	fake->ib[idx] = ib;
+	for (port = 1; port <= dev->phys_port_cnt; port++)
+		dev->port_data[port].immutable.core_cap_flags = ib ?
+			RDMA_CORE_PORT_IBA_IB : RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+}
+
+static struct ib_device *fake_ibdev(struct kunit *test, int idx)
+{
+	static const char * const names[] = { "mcm_fake0", "mcm_fake1" };
+	struct ib_device *dev;
+
+	dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dev->phys_port_cnt = 2;
+	dev->port_data = kunit_kcalloc(test, 3, sizeof(*dev->port_data),
+				       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dev->port_data);
+	dev->dev.init_name = names[idx];
+	return dev;
 }
 
 /**
  * mcm_fake_create() - a fake backend that lives as long as the test
  * @test: the test
  *
+ * Two RoCE devices with two ports each, known to rdma_mcm's device list
+ * as its ib_client would make them; binds land on device 0, port 1.
+ *
  * Return: the fake; the test fails if it cannot be allocated.
  */
 struct mcm_fake *mcm_fake_create(struct kunit *test)
 {
 	struct mcm_fake *fake;
+	int i;
 
 	fake = kunit_kzalloc(test, sizeof(*fake), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fake);
-	fake->ibdev = kunit_kzalloc(test, sizeof(*fake->ibdev), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, fake->ibdev);
 	fake->test = test;
 	mutex_init(&fake->lock);
 	INIT_LIST_HEAD(&fake->ids);
 	INIT_LIST_HEAD(&fake->joins);
+	INIT_LIST_HEAD(&fake->attachments);
+	init_waitqueue_head(&fake->wq);
+	init_completion(&fake->paused);
+	init_completion(&fake->resume);
+	init_completion(&fake->removed);
+	fake->bind_port = 1;
+	for (i = 0; i < MCM_FAKE_NR_DEVS; i++) {
+		fake->ibdev[i] = fake_ibdev(test, i);
+		mcm_fake_set_ib(fake, i, false);
+		KUNIT_ASSERT_EQ(test, rdma_mcm_dev_add(fake->ibdev[i]), 0);
+	}
 	fake->be.create_id = fake_create_id;
 	fake->be.bind_addr = fake_bind_addr;
 	fake->be.destroy_id = fake_destroy_id;
@@ -249,6 +504,22 @@ struct mcm_fake *mcm_fake_create(struct kunit *test)
 	fake->be.attach = fake_attach;
 	fake->be.detach = fake_detach;
 	return fake;
+}
+
+/**
+ * mcm_fake_destroy() - take the fake's devices out of rdma_mcm's list
+ * @fake: the fake; every context on it is closed
+ */
+void mcm_fake_destroy(struct mcm_fake *fake)
+{
+	int i;
+
+	mcm_fake_remove_wait(fake);
+	for (i = 0; i < MCM_FAKE_NR_DEVS; i++)
+		if (!fake->gone[i])
+			rdma_mcm_dev_remove(fake->ibdev[i]);
+	KUNIT_EXPECT_EQ_MSG(fake->test, fake->attached, 0,
+			    "QPs left attached");
 }
 
 /**
@@ -336,17 +607,104 @@ int mcm_fake_complete_all(struct mcm_fake *fake)
 }
 
 /**
- * mcm_fake_remove_device() - send DEVICE_REMOVAL to every live id
+ * mcm_fake_live_ids_on() - ids not yet destroyed on a device
  * @fake: the fake
+ * @idx: the device
+ *
+ * Return: their number.
  */
-void mcm_fake_remove_device(struct mcm_fake *fake)
+int mcm_fake_live_ids_on(struct mcm_fake *fake, int idx)
 {
-	struct rdma_cm_event ev = { .event = RDMA_CM_EVENT_DEVICE_REMOVAL };
 	struct mcm_fake_id *fid;
+	int n = 0;
 
 	mutex_lock(&fake->lock);
 	list_for_each_entry(fid, &fake->ids, node)
-		if (!fid->destroyed)
-			fid->id.event_handler(&fid->id, &ev);
+		n += !fid->destroyed && fid->id.device == fake->ibdev[idx];
 	mutex_unlock(&fake->lock);
+	return n;
+}
+
+/**
+ * mcm_fake_remove_device() - unregister a fake device as ib_core does
+ * @fake: the fake
+ * @idx: the device
+ *
+ * rdma_mcm's ib_client is removed first (it registered after rdma_cm),
+ * then rdma_cm sends DEVICE_REMOVAL to every id still on the device and
+ * waits until each is destroyed. Binds to the device fail from then on.
+ */
+void mcm_fake_remove_device(struct mcm_fake *fake, int idx)
+{
+	struct ib_device *dev = fake->ibdev[idx];
+	struct mcm_fake_id *fid;
+	long left;
+
+	rdma_mcm_dev_remove(dev);
+	mutex_lock(&fake->lock);
+	fake->gone[idx] = true;
+	list_for_each_entry(fid, &fake->ids, node)
+		if (fid->id.device == dev)
+			fake_device_removal_event(fake, fid);
+	mutex_unlock(&fake->lock);
+	left = wait_event_timeout(fake->wq, !mcm_fake_live_ids_on(fake, idx),
+				  60 * HZ);
+	KUNIT_EXPECT_GT_MSG(fake->test, left, 0L,
+			    "rdma_cm ids still on the removed device after 60 s");
+}
+
+/**
+ * mcm_fake_remove_device_async() - start a device removal in a thread
+ * @fake: the fake
+ * @idx: the device
+ *
+ * mcm_fake_remove_wait() waits for it.
+ */
+void mcm_fake_remove_device_async(struct mcm_fake *fake, int idx)
+{
+	if (fake->remover || idx < 0) {
+		KUNIT_FAIL(fake->test, "a device removal is running already");
+		return;
+	}
+	reinit_completion(&fake->removed);
+	fake->remove_idx = idx;
+	fake->remover = kthread_run(fake_remover_fn, fake, "mcm_fake_rm");
+	if (IS_ERR(fake->remover)) {
+		KUNIT_FAIL(fake->test, "no thread for the device removal");
+		fake->remover = NULL;
+	}
+}
+
+/**
+ * mcm_fake_remove_wait() - wait for a device removal started in a thread
+ * @fake: the fake
+ */
+void mcm_fake_remove_wait(struct mcm_fake *fake)
+{
+	if (!fake->remover)
+		return;
+	wait_for_completion(&fake->removed);
+	fake->remover = NULL;
+}
+
+/**
+ * mcm_fake_add_device() - register a removed fake device again
+ * @fake: the fake
+ * @idx: the device
+ */
+void mcm_fake_add_device(struct mcm_fake *fake, int idx)
+{
+	mutex_lock(&fake->lock);
+	fake->gone[idx] = false;
+	mutex_unlock(&fake->lock);
+	KUNIT_EXPECT_EQ(fake->test, rdma_mcm_dev_add(fake->ibdev[idx]), 0);
+}
+
+/**
+ * mcm_fake_resume() - let a call paused by MCM_FAKE_DO_PAUSE go on
+ * @fake: the fake
+ */
+void mcm_fake_resume(struct mcm_fake *fake)
+{
+	complete(&fake->resume);
 }

@@ -21,6 +21,7 @@
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/rdma_cm_ib.h>
 #include <rdma/rdma_mcm.h>
 #include <uapi/rdma/rdma_mcm_abi.h>
 
@@ -234,6 +235,7 @@ static void test_live_objects_zero(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live.files, 0);
 	KUNIT_EXPECT_EQ(test, live.ucontexts, 0);
 	KUNIT_EXPECT_EQ(test, live.umembers, 0);
+	KUNIT_EXPECT_EQ(test, live.users, 0);
 }
 
 /* A context needs an address with an RDMA device behind it. */
@@ -351,6 +353,201 @@ static void mcm_real_device_removal(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, TEST_GROUP));
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
 	rdma_mcm_close(ctx);
+	test_live_objects_zero(test);
+}
+
+/*
+ * A ULP with verbs objects of its own on the context's device, built and
+ * released under one lock as rdma_mcm's contract asks: built after
+ * rdma_mcm_device() returned the device, released in ->device_removed().
+ */
+struct test_vulp {
+	struct mutex lock;	/* verbs set-up and teardown */
+	struct rdma_mcm_ctx *ctx;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	int removed;
+	int errors;
+	int last_status;
+	int destroy_ret;
+	struct completion joined;
+};
+
+static void test_vulp_release(struct test_vulp *v)
+{
+	lockdep_assert_held(&v->lock);
+	if (v->qp)
+		v->destroy_ret = ib_destroy_qp(v->qp);
+	if (v->cq)
+		ib_free_cq(v->cq);
+	if (v->pd)
+		ib_dealloc_pd(v->pd);
+	v->qp = NULL;
+	v->cq = NULL;
+	v->pd = NULL;
+}
+
+static void test_vulp_joined(void *priv, const struct rdma_mcm_join_info *info)
+{
+	struct test_vulp *v = priv;
+
+	complete(&v->joined);
+}
+
+static void test_vulp_error(void *priv, u32 handle, void *context, int status)
+{
+	struct test_vulp *v = priv;
+
+	v->errors++;
+	v->last_status = status;
+}
+
+static void test_vulp_device_removed(void *priv)
+{
+	struct test_vulp *v = priv;
+
+	mutex_lock(&v->lock);
+	v->removed++;
+	test_vulp_release(v);
+	mutex_unlock(&v->lock);
+}
+
+static const struct rdma_mcm_ops test_vulp_ops = {
+	.joined = test_vulp_joined,
+	.error = test_vulp_error,
+	.device_removed = test_vulp_device_removed,
+};
+
+/* Open a context on dummy0's address and build a UD QP on its device. */
+static void test_vulp_open(struct kunit *test, struct test_vulp *v)
+{
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_UD,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_INIT,
+				   .qkey = RDMA_UDP_QKEY };
+	struct ib_device *dev;
+	struct sockaddr_in sin;
+	u32 port;
+
+	memset(v, 0, sizeof(*v));
+	mutex_init(&v->lock);
+	init_completion(&v->joined);
+	test_sockaddr_in(test, &sin, TEST_DUMMY_ADDR);
+	v->ctx = rdma_mcm_open(&init_net, (struct sockaddr *)&sin,
+			       &test_vulp_ops, v);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, v->ctx);
+	mutex_lock(&v->lock);
+	dev = rdma_mcm_device(v->ctx, &port);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	v->pd = ib_alloc_pd(dev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, v->pd);
+	v->cq = ib_alloc_cq(dev, v, 4, 0, IB_POLL_WORKQUEUE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, v->cq);
+	init.send_cq = v->cq;
+	init.recv_cq = v->cq;
+	v->qp = ib_create_qp(v->pd, &init);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, v->qp);
+	attr.port_num = port;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(v->qp, &attr, IB_QP_STATE |
+					   IB_QP_PKEY_INDEX | IB_QP_PORT |
+					   IB_QP_QKEY), 0);
+	mutex_unlock(&v->lock);
+}
+
+static void test_vulp_close(struct test_vulp *v)
+{
+	rdma_mcm_close(v->ctx);
+	mutex_lock(&v->lock);
+	test_vulp_release(v);
+	mutex_unlock(&v->lock);
+}
+
+/*
+ * A context without a membership, whose ULP holds a PD, a CQ and a QP on
+ * the device: 'rdma link delete' tells it once, the ULP releases its
+ * objects, and the device goes without rxe's pool-cleanup warning (the
+ * run fails on any WARNING in the log). At 66fc0e7 nothing told a context
+ * without memberships.
+ */
+static void mcm_real_device_removal_no_membership(struct kunit *test)
+{
+	struct test_vulp v;
+	u32 port;
+
+	test_rxe_add(test);
+	test_vulp_open(test, &v);
+	test_rxe_remove(NULL);
+	KUNIT_EXPECT_EQ(test, v.removed, 1);
+	KUNIT_EXPECT_EQ(test, v.errors, 0);
+	KUNIT_EXPECT_NULL(test, v.pd);
+	KUNIT_EXPECT_NULL(test, rdma_mcm_device(v.ctx, &port));
+	test_vulp_close(&v);
+	test_live_objects_zero(test);
+}
+
+/*
+ * The same with the QP attached to a joined group: the membership fails
+ * with -ENODEV, the QP is detached before ->device_removed() (else
+ * ib_destroy_qp() would fail with -EBUSY), and IGMP forgets the group.
+ */
+static void mcm_real_device_removal_attached_qp(struct kunit *test)
+{
+	struct sockaddr_in grp;
+	struct test_vulp v;
+	u32 h;
+
+	test_rxe_add(test);
+	test_vulp_open(test, &v);
+	test_sockaddr_in(test, &grp, TEST_GROUP);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_join(v.ctx, (struct sockaddr *)&grp,
+					    RDMA_MCM_FULLMEMBER, v.qp, NULL, &h),
+			0);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&v.joined, 10 * HZ),
+			0UL);
+	KUNIT_EXPECT_TRUE(test, test_igmp_joined(test, TEST_GROUP));
+	test_rxe_remove(NULL);
+	KUNIT_EXPECT_EQ(test, v.removed, 1);
+	KUNIT_EXPECT_EQ(test, v.errors, 1);
+	KUNIT_EXPECT_EQ(test, v.last_status, -ENODEV);
+	KUNIT_EXPECT_EQ(test, v.destroy_ret, 0);
+	KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, TEST_GROUP));
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(v.ctx, h), 0);
+	test_vulp_close(&v);
+	test_live_objects_zero(test);
+}
+
+/* Joins in flight when the device goes: each fails, the notice comes once. */
+static void mcm_real_device_removal_joins_in_flight(struct kunit *test)
+{
+	static const char * const groups[] = {
+		"239.1.2.20", "239.1.2.21", "239.1.2.22",
+	};
+	struct sockaddr_in grp;
+	struct test_vulp v;
+	int i;
+	u32 h;
+
+	test_rxe_add(test);
+	test_vulp_open(test, &v);
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		test_sockaddr_in(test, &grp, groups[i]);
+		KUNIT_ASSERT_EQ(test, rdma_mcm_join(v.ctx,
+						    (struct sockaddr *)&grp,
+						    RDMA_MCM_FULLMEMBER, v.qp,
+						    NULL, &h), 0);
+	}
+	test_rxe_remove(NULL);
+	KUNIT_EXPECT_EQ(test, v.removed, 1);
+	KUNIT_EXPECT_EQ(test, v.errors, ARRAY_SIZE(groups));
+	KUNIT_EXPECT_EQ(test, v.destroy_ret, 0);
+	for (i = 0; i < ARRAY_SIZE(groups); i++)
+		KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, groups[i]));
+	test_vulp_close(&v);
 	test_live_objects_zero(test);
 }
 
@@ -512,6 +709,9 @@ static struct kunit_case rdma_mcm_rdma_cm_cases[] = {
 	KUNIT_CASE(mcm_real_leave_cancels_join),
 	KUNIT_CASE(mcm_real_close_leaves_all),
 	KUNIT_CASE(mcm_real_device_removal),
+	KUNIT_CASE(mcm_real_device_removal_no_membership),
+	KUNIT_CASE(mcm_real_device_removal_attached_qp),
+	KUNIT_CASE(mcm_real_device_removal_joins_in_flight),
 	KUNIT_CASE(mcm_cdev_alloc_failure_each_point),
 	{}
 };

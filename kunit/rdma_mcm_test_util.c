@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm KUnit: what the suites on the fake backend share (see
+ * rdma_mcm_test_util.h).
+ */
+#include <kunit/test.h>
+#include <linux/in.h>
+#include <net/net_namespace.h>
+
+#include "rdma_mcm_test_util.h"
+
+static void mcm_rec_enter(struct mcm_rec *rec)
+{
+	if (atomic_inc_return(&rec->in_callback) > 1)
+		rec->overlaps++;
+}
+
+static void mcm_rec_leave(struct mcm_rec *rec)
+{
+	atomic_dec(&rec->in_callback);
+}
+
+static void mcm_rec_joined(void *priv, const struct rdma_mcm_join_info *info)
+{
+	struct mcm_rec *rec = priv;
+	struct sockaddr_in other = mcm_v4(0xef0a0a0a);	/* 239.10.10.10 */
+
+	mcm_rec_enter(rec);
+	rec->joined++;
+	rec->last_join = *info;
+	switch (rec->on_joined) {
+	case MCM_ACT_LEAVE_SELF:
+		rec->action_ret = rdma_mcm_leave(rec->ctx, info->handle);
+		break;
+	case MCM_ACT_JOIN_OTHER:
+		rec->on_joined = MCM_ACT_NONE;
+		rec->action_ret = rdma_mcm_join(rec->ctx,
+						(struct sockaddr *)&other,
+						RDMA_MCM_FULLMEMBER, NULL, NULL,
+						&rec->action_handle);
+		break;
+	case MCM_ACT_CLOSE:
+		rdma_mcm_close(rec->ctx);
+		rec->ctx = NULL;
+		break;
+	case MCM_ACT_BLOCK:
+		complete(&rec->block_entered);
+		wait_for_completion(&rec->block_release);
+		break;
+	case MCM_ACT_NONE:
+		break;
+	}
+	mcm_rec_leave(rec);
+}
+
+static void mcm_rec_error(void *priv, u32 handle, void *context, int status)
+{
+	struct mcm_rec *rec = priv;
+
+	mcm_rec_enter(rec);
+	rec->errors++;
+	rec->enodev_errors += status == -ENODEV;
+	rec->last_error_handle = handle;
+	rec->last_error_context = context;
+	rec->last_status = status;
+	mcm_rec_leave(rec);
+}
+
+static void mcm_rec_device_removed(void *priv)
+{
+	struct mcm_rec *rec = priv;
+	u32 port;
+
+	mcm_rec_enter(rec);
+	rec->removed++;
+	rec->errors_at_removed = rec->errors;
+	rec->attached_at_removed = rec->fake->attached;
+	rec->device_at_removed = rec->ctx && rdma_mcm_device(rec->ctx, &port);
+	if (rec->close_on_removed && rec->ctx) {
+		rdma_mcm_close(rec->ctx);
+		rec->ctx = NULL;
+	}
+	mcm_rec_leave(rec);
+}
+
+const struct rdma_mcm_ops mcm_rec_ops = {
+	.joined	= mcm_rec_joined,
+	.error	= mcm_rec_error,
+	.device_removed = mcm_rec_device_removed,
+};
+
+struct sockaddr_in mcm_v4(u32 host_order)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(host_order),
+	};
+
+	return sin;
+}
+
+/* A context on 192.0.2.1 over the test's fake; the test fails if not. */
+struct rdma_mcm_ctx *mcm_open(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in src = mcm_v4(MCM_SRC);
+	struct rdma_mcm_ctx *ctx;
+
+	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
+				    &mcm_rec_ops, &t->rec, &t->fake->be);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	t->rec.ctx = ctx;
+	return ctx;
+}
+
+u32 mcm_join(struct kunit *test, struct rdma_mcm_ctx *ctx, u32 group,
+	     struct ib_qp *qp, enum rdma_mcm_join_type type)
+{
+	struct sockaddr_in sin = mcm_v4(group);
+	u32 handle = 0;
+
+	KUNIT_ASSERT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&sin, type,
+					    qp, (void *)(uintptr_t)group,
+					    &handle), 0);
+	KUNIT_EXPECT_NE(test, handle, 0);
+	return handle;
+}
+
+struct mcm_fake_join *mcm_fake_join_of(struct kunit *test, u32 group)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in sin = mcm_v4(group);
+	struct mcm_fake_join *join;
+
+	join = mcm_fake_find_join(t->fake, (struct sockaddr *)&sin);
+	KUNIT_ASSERT_NOT_NULL(test, join);
+	return join;
+}
+
+enum rdma_mcm_state mcm_state(struct kunit *test, struct rdma_mcm_ctx *ctx,
+			      u32 handle)
+{
+	struct rdma_mcm_member_info info;
+
+	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, handle, &info), 0);
+	return info.state;
+}
+
+int mcm_test_init(struct kunit *test)
+{
+	struct mcm_test *t;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->fake = mcm_fake_create(test);
+	t->rec.test = test;
+	t->rec.fake = t->fake;
+	test->priv = t;
+	return 0;
+}
+
+/* Every case must leave nothing behind, and no callback ran beside another. */
+void mcm_test_exit(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_live live;
+
+	rdma_mcm_flush();
+	rdma_mcm_flush();
+	mcm_fake_destroy(t->fake);
+	rdma_mcm_live_objects(&live);
+	KUNIT_EXPECT_EQ_MSG(test, live.contexts, 0, "contexts leaked");
+	KUNIT_EXPECT_EQ_MSG(test, live.members, 0, "memberships leaked");
+	KUNIT_EXPECT_EQ_MSG(test, live.slots, 0, "rdma_cm_ids leaked");
+	KUNIT_EXPECT_EQ_MSG(test, t->fake->live_ids, 0, "fake ids leaked");
+	KUNIT_EXPECT_EQ_MSG(test, t->rec.overlaps, 0,
+			    "a callback ran beside another of its context");
+	KUNIT_EXPECT_LE_MSG(test, t->rec.removed, 1,
+			    "->device_removed() more than once");
+}

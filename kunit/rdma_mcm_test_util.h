@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * rdma_mcm KUnit: what the suites on the fake backend share. A test's
+ * callbacks record what they saw (struct mcm_rec) and can act when
+ * called; the suite's init makes the fake, its exit checks that nothing
+ * is left behind.
+ */
+#ifndef _RDMA_MCM_TEST_UTIL_H
+#define _RDMA_MCM_TEST_UTIL_H
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/in.h>
+
+#include "../drivers/rdma_mcm_internal.h"
+#include "rdma_mcm_fake.h"
+
+enum mcm_action {
+	MCM_ACT_NONE,
+	MCM_ACT_LEAVE_SELF,
+	MCM_ACT_JOIN_OTHER,
+	MCM_ACT_CLOSE,
+	MCM_ACT_BLOCK,
+};
+
+/* What a test's callbacks saw, and what they do when called. */
+struct mcm_rec {
+	struct kunit *test;
+	struct mcm_fake *fake;
+	struct rdma_mcm_ctx *ctx;
+	int joined;
+	int errors;
+	int enodev_errors;
+	struct rdma_mcm_join_info last_join;
+	u32 last_error_handle;
+	void *last_error_context;
+	int last_status;
+
+	/* ->device_removed() */
+	int removed;
+	int errors_at_removed;	/* ->error() calls before it */
+	int attached_at_removed; /* QPs the fake had attached then */
+	bool device_at_removed;	/* rdma_mcm_device() still gave one */
+	bool close_on_removed;	/* it closes the context */
+
+	atomic_t in_callback;	/* callbacks running now */
+	int overlaps;		/* callbacks that ran beside another */
+
+	enum mcm_action on_joined;
+	int action_ret;
+	u32 action_handle;
+	struct completion block_entered;
+	struct completion block_release;
+};
+
+struct mcm_test {
+	struct mcm_fake *fake;
+	struct mcm_rec rec;
+};
+
+extern const struct rdma_mcm_ops mcm_rec_ops;
+
+#define MCM_SRC		0xc0000201	/* 192.0.2.1 */
+#define MCM_GROUP(n)	(0xef010100 + (n))	/* 239.1.1.n */
+
+struct sockaddr_in mcm_v4(u32 host_order);
+struct rdma_mcm_ctx *mcm_open(struct kunit *test);
+u32 mcm_join(struct kunit *test, struct rdma_mcm_ctx *ctx, u32 group,
+	     struct ib_qp *qp, enum rdma_mcm_join_type type);
+struct mcm_fake_join *mcm_fake_join_of(struct kunit *test, u32 group);
+enum rdma_mcm_state mcm_state(struct kunit *test, struct rdma_mcm_ctx *ctx,
+			      u32 handle);
+int mcm_test_init(struct kunit *test);
+void mcm_test_exit(struct kunit *test);
+
+#endif /* _RDMA_MCM_TEST_UTIL_H */

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * mcm_abi_test: the /dev/rdma_mcm ABI driven by raw ioctls, one check per
- * errno the ABI documents, plus events, extensibility and per-file
- * isolation. Prints KTAP subtest lines (indented for the VM runner) and
- * exits non-zero when a check fails. Built 64-bit and, where the compiler
- * can, 32-bit: the same binary source checks compat_ioctl.
+ * errno the ABI documents, plus events, extensibility, the caller's bytes
+ * and per-file isolation. Prints KTAP subtest lines (indented for the VM
+ * runner) and exits non-zero when a check fails. Built 64-bit and 32-bit:
+ * the same source checks compat_ioctl. mcm_abi.h says what each source
+ * file checks.
  *
- * Needs the bench: 192.0.2.2 on veth1 with rxe1 (scripts/guest/bench.sh).
+ * Needs the bench: 192.0.2.2 on veth1 with rxe1, 192.0.2.1 on veth0 with
+ * rxe0 (scripts/guest/bench.sh), and root: it sets module parameters,
+ * reads debugfs, and deletes and re-adds rxe1.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,197 +23,11 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <rdma/rdma_mcm_abi.h>
+#include "mcm_abi.h"
 
-#define SRC_ADDR	"192.0.2.2"
-#define PARAMS		"/sys/module/rdma_mcm/parameters/"
-
-static int checks, failures;
-
-static void report(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("    %sok %d ", ok ? "" : "not ", ++checks);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
-
-/* expect_errno(ret, want, what): ret is an ioctl/read result */
-static void expect_errno(int ret, int want, const char *what)
-{
-	int err = ret < 0 ? errno : 0;
-
-	if (want)
-		report(ret < 0 && err == want, "%s: %s (got %s)", what,
-		       strerror(want), ret < 0 ? strerror(err) : "success");
-	else
-		report(ret >= 0, "%s: succeeds (got %s)", what,
-		       ret < 0 ? strerror(err) : "success");
-}
-
-static void set_v4(uint8_t *buf, uint32_t *len, const char *addr)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-
-	inet_pton(AF_INET, addr, &sin.sin_addr);
-	memset(buf, 0, RDMA_MCM_ADDR_SIZE);
-	memcpy(buf, &sin, sizeof(sin));
-	*len = sizeof(sin);
-}
-
-static int open_dev(void)
-{
-	int fd = open("/dev/" RDMA_MCM_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		perror("open /dev/rdma_mcm");
-		exit(1);
-	}
-	return fd;
-}
-
-static int create_ctx(int fd, const char *src, uint32_t *ctx_id)
-{
-	struct rdma_mcm_create_ctx c = { 0 };
-	int ret;
-
-	set_v4(c.src, &c.src_len, src);
-	ret = ioctl(fd, RDMA_MCM_IOC_CREATE_CTX, &c);
-	*ctx_id = c.ctx_id;
-	return ret;
-}
-
-static int join(int fd, uint32_t ctx_id, const char *group, uint32_t flags,
-		uint64_t cookie, uint32_t *handle)
-{
-	struct rdma_mcm_join j = { .ctx_id = ctx_id, .join_flags = flags,
-				   .cookie = cookie };
-	int ret;
-
-	set_v4(j.addr, &j.addr_len, group);
-	ret = ioctl(fd, RDMA_MCM_IOC_JOIN, &j);
-	if (handle)
-		*handle = j.handle;
-	return ret;
-}
-
-static int leave(int fd, uint32_t ctx_id, uint32_t handle,
-		 uint32_t *events_reported)
-{
-	struct rdma_mcm_leave l = { .ctx_id = ctx_id, .handle = handle };
-	int ret;
-
-	ret = ioctl(fd, RDMA_MCM_IOC_LEAVE, &l);
-	if (events_reported)
-		*events_reported = l.events_reported;
-	return ret;
-}
-
-/* live_count("members"): rdma_mcm's live objects of a kind (debugfs) */
-static long live_count(const char *kind)
-{
-	FILE *f = fopen("/sys/kernel/debug/rdma_mcm/live", "r");
-	char name[32];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", name, &v) == 2)
-		if (!strcmp(name, kind))
-			ret = v;
-	fclose(f);
-	return ret;
-}
-
-/* Does LIST show a membership of @group on @ctx? -1 when LIST fails. */
-static int list_has_group(int fd, uint32_t ctx, const char *group)
-{
-	struct rdma_mcm_member m[16];
-	struct rdma_mcm_list l = { .ctx_id = ctx, .entry_size = sizeof(m[0]) };
-	uint8_t want[RDMA_MCM_ADDR_SIZE];
-	uint32_t len, i;
-
-	set_v4(want, &len, group);
-	l.entries = (uintptr_t)m;
-	do {
-		l.count = 16;
-		if (ioctl(fd, RDMA_MCM_IOC_LIST, &l))
-			return -1;
-		for (i = 0; i < l.count; i++)
-			if (m[i].addr_len == len && !memcmp(m[i].addr, want, len))
-				return 1;
-		l.start = l.next;
-	} while (l.next);
-	return 0;
-}
-
-/* A page holding @len bytes of @src, then made read-only. */
-static void *ro_copy(const void *src, size_t len)
-{
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	memcpy(p, src, len);
-	mprotect(p, 4096, PROT_READ);
-	return p;
-}
-
-static int set_param(const char *name, unsigned int value)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), PARAMS "%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%u\n", value);
-	return fclose(f);
-}
-
-static int wait_readable(int fd, int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
-}
-
-/* Does /proc/net/igmp list @hex (as it prints groups: 239.5.2.3 = 030205EF)? */
-static int igmp_lists(const char *hex)
-{
-	char line[256];
-	int found = 0;
-	FILE *f = fopen("/proc/net/igmp", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, hex))
-			found = 1;
-	fclose(f);
-	return found;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void test_commands(int fd)
+void test_commands(int fd)
 {
 	struct rdma_mcm_version v = { 0 };
 	unsigned char big[256];
@@ -234,7 +49,7 @@ static void test_commands(int fd)
 		     "VERSION to a NULL pointer");
 }
 
-static void test_create(int fd)
+void test_create(int fd)
 {
 	struct rdma_mcm_create_ctx c;
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
@@ -309,7 +124,7 @@ static void test_create(int fd)
 	munmap(ro, 4096);
 }
 
-static void test_join_leave(int fd, uint32_t ctx)
+void test_join_leave(int fd, uint32_t ctx)
 {
 	struct rdma_mcm_join j;
 	struct rdma_mcm_leave l;
@@ -369,7 +184,7 @@ static void test_join_leave(int fd, uint32_t ctx)
 		     "LEAVE of a membership already left");
 }
 
-static void test_other_file(int fd, uint32_t ctx)
+void test_other_file(int fd, uint32_t ctx)
 {
 	uint32_t h, ctx2, rep;
 	int fd2 = open_dev();
@@ -387,7 +202,7 @@ static void test_other_file(int fd, uint32_t ctx)
 		     "file 1's membership survives file 2's close");
 }
 
-static void test_events(int fd, uint32_t ctx)
+void test_events(int fd, uint32_t ctx)
 {
 	struct rdma_mcm_event ev;
 	struct rdma_mcm_query q;
@@ -449,7 +264,7 @@ static void test_events(int fd, uint32_t ctx)
  * undone (EFAULT means nothing was made), and an event whose copy faults
  * stays queued.
  */
-static void test_unwritable_results(int fd, uint32_t ctx)
+void test_unwritable_results(int fd, uint32_t ctx)
 {
 	struct rdma_mcm_join j = { .ctx_id = ctx };
 	struct rdma_mcm_join_entry je = { 0 };
@@ -501,7 +316,7 @@ static void test_unwritable_results(int fd, uint32_t ctx)
 	expect_errno(leave(fd, ctx, h, &rep), 0, "LEAVE 239.5.4.3");
 }
 
-static void test_batches(int fd, uint32_t ctx)
+void test_batches(int fd, uint32_t ctx)
 {
 	struct rdma_mcm_join_entry je[3];
 	struct rdma_mcm_leave_entry le[3];
@@ -580,7 +395,7 @@ static void test_batches(int fd, uint32_t ctx)
 		     "BATCH_JOIN with a too small entry_size");
 }
 
-static void test_limits(void)
+void test_limits(void)
 {
 	uint32_t ctx, ctx2, h, h2, h3;
 	int fd = open_dev();
@@ -623,8 +438,18 @@ int main(void)
 	test_events(fd, ctx);
 	test_unwritable_results(fd, ctx);
 	test_batches(fd, ctx);
+	test_ext_sizes(fd, ctx);
+	test_ext_failures(fd, ctx);
+	test_ext_outputs(fd, ctx);
+	test_ext_batches(fd, ctx);
+	test_ext_list(fd, ctx);
 	close(fd);
 	test_limits();
-	printf("    1..%d\n", checks);
-	return failures ? 1 : 0;
+	test_set_events();
+	test_src_port();
+	test_v6_join();
+	test_device_removed();
+	report(live_zero(), "at the end, rdma_mcm's live objects are all zero");
+	printf("    1..%d\n", nr_checks());
+	return failed_checks() ? 1 : 0;
 }

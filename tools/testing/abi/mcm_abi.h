@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * mcm_abi_test: what its source files share.
+ *
+ *   mcm_abi_test.c   main; one check per errno, events, isolation, limits
+ *   mcm_abi_ext.c    extensibility: argument sizes; failing commands
+ *                    write nothing back
+ *   mcm_abi_out.c    what the kernel writes: events, QUERY, LIST
+ *                    entries, batch entries (nothing uninitialised)
+ *   mcm_abi_events.c SET_EVENTS, the source port being ignored, an IPv6
+ *                    group on RoCE v2
+ *   mcm_abi_dev.c    DEVICE_REMOVED: rxe1 deleted under open files
+ *   mcm_abi_util.c   KTAP reporting and small helpers
+ */
+#ifndef _MCM_ABI_H
+#define _MCM_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+
+#include <rdma/rdma_mcm_abi.h>
+
+#define SRC_ADDR	"192.0.2.2"	/* veth1, rxe1 */
+#define SRC_ADDR0	"192.0.2.1"	/* veth0, rxe0 */
+#define PARAMS		"/sys/module/rdma_mcm/parameters/"
+
+/* Fill bytes: what the caller wrote, to tell it from what the kernel did */
+#define PAT		0xa5
+#define PAT2		0x5a
+
+/* KTAP */
+void report(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void skip(const char *why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void expect_errno(int ret, int want, const char *what);
+const char *errname(int err);
+int failed_checks(void);
+int nr_checks(void);
+
+/* Addresses and commands */
+void set_v4(uint8_t *buf, uint32_t *len, const char *addr);
+void set_v4_port(uint8_t *buf, uint32_t *len, const char *addr,
+		 uint16_t port);
+int open_dev(void);
+int create_ctx(int fd, const char *src, uint32_t *ctx_id);
+int destroy_ctx(int fd, uint32_t ctx_id);
+int join(int fd, uint32_t ctx_id, const char *group, uint32_t flags,
+	 uint64_t cookie, uint32_t *handle);
+int leave(int fd, uint32_t ctx_id, uint32_t handle,
+	  uint32_t *events_reported);
+int query(int fd, uint32_t ctx_id, uint32_t handle,
+	  struct rdma_mcm_member *m);
+int set_events(int fd, uint64_t *mask, uint32_t *size);
+int ioctl_sized(int fd, unsigned long cmd, void *arg, size_t size);
+
+/* State */
+long live_count(const char *kind);
+int live_zero(void);
+int list_has_group(int fd, uint32_t ctx, const char *group);
+int set_param(const char *name, unsigned int value);
+long get_param(const char *name);
+int wait_readable(int fd, int ms);
+int igmp_lists(const char *hex);
+double now(void);
+void *ro_copy(const void *src, size_t len);
+int run_cmd(const char *const argv[]);
+
+/* Bytes */
+int all_bytes(const void *p, size_t len, uint8_t b);
+int has_byte(const void *p, size_t len, uint8_t b);
+
+/* The checks of each source file */
+void test_commands(int fd);
+void test_create(int fd);
+void test_join_leave(int fd, uint32_t ctx);
+void test_other_file(int fd, uint32_t ctx);
+void test_events(int fd, uint32_t ctx);
+void test_unwritable_results(int fd, uint32_t ctx);
+void test_batches(int fd, uint32_t ctx);
+void test_limits(void);
+void test_ext_sizes(int fd, uint32_t ctx);
+void test_ext_failures(int fd, uint32_t ctx);
+void test_ext_outputs(int fd, uint32_t ctx);
+void test_ext_batches(int fd, uint32_t ctx);
+void test_ext_list(int fd, uint32_t ctx);
+void test_set_events(void);
+void test_src_port(void);
+void test_v6_join(void);
+void test_device_removed(void);
+
+#endif /* _MCM_ABI_H */

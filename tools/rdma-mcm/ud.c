@@ -58,6 +58,7 @@ struct ud {
 	uint8_t *buf;
 	size_t slot;			/* bytes per buffer */
 	unsigned int depth;		/* buffers */
+	int removed_notice;		/* DEVICE_REMOVED events are delivered */
 };
 
 static int64_t now_ms(void)
@@ -164,12 +165,15 @@ static int ud_join(struct ud *u, const struct ud_opts *o)
 {
 	struct cli *cli = u->cli;
 	struct ibv_port_attr pattr;
+	uint64_t granted = 0;
 
 	if (cli_open(cli, 0))
 		return -1;
-	rdma_mcm_set_event_mask(cli->ch, RDMA_MCM_EVENTS_DEFAULT |
-				RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED),
-				NULL);
+	if (!rdma_mcm_set_event_mask(cli->ch, RDMA_MCM_EVENTS_DEFAULT |
+				     RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED),
+				     &granted))
+		u->removed_notice = !!(granted &
+			RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED));
 	u->m = cli_member_new(cli, o->group, o->join_flags);
 	if (!u->m || cli_ensure_ctx(cli, u->m->addr.ss_family, &u->dev))
 		return -1;
@@ -296,8 +300,9 @@ static int ud_events(struct ud *u)
 {
 	struct cli *cli = u->cli;
 	struct rdma_mcm_event ev;
+	int wait = 0, lost = 0;
 
-	while (!rdma_mcm_wait_event(cli->ch, &ev, 0)) {
+	while (!rdma_mcm_wait_event(cli->ch, &ev, wait)) {
 		cli->events++;
 		out_event(cli, &ev, u->m->name);
 		if (ev.event == RDMA_MCM_EVENT_DEVICE_REMOVED &&
@@ -308,12 +313,20 @@ static int ud_events(struct ud *u)
 		if (ev.event == RDMA_MCM_EVENT_ERROR &&
 		    ev.handle == u->m->handle) {
 			cli_err("%s lost: %s", u->m->name, strerror(-ev.status));
-			return -1;
+			/*
+			 * The device is going: its notice follows the errors
+			 * of the context's memberships at once; report it too.
+			 */
+			if (ev.status != -ENODEV || !u->removed_notice)
+				return -1;
+			lost = 1;
+			wait = remaining(u);
 		}
 	}
-	if (errno == ETIMEDOUT)
+	if (errno == ETIMEDOUT && !lost)
 		return 0;
-	cli_err("reading events: %s", strerror(errno));
+	if (errno != ETIMEDOUT)
+		cli_err("reading events: %s", strerror(errno));
 	return -1;
 }
 

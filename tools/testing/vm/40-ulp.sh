@@ -5,8 +5,12 @@
 # UD QP on rxe1: it joins, receives every datagram rdma-mcm sends from rxe0,
 # leaves (then receives nothing and IGMP forgets the group), cancels a join
 # in flight, closes a context with several memberships, and survives
-# 'rdma link delete rxe1' under a joined membership. Afterwards both
-# modules unload and rdma_mcm's live-object counters are zero.
+# 'rdma link delete rxe1' under a context without memberships and under a
+# joined membership: each time rdma_mcm tells the ULP once, the ULP
+# releases its PD, CQ and QP, and the device goes without rxe's
+# pool-cleanup warning (any WARNING on the console fails the run).
+# Afterwards both modules unload and rdma_mcm's live-object counters are
+# zero.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -50,7 +54,7 @@ send_until() {
 	return 1
 }
 
-plan 33
+plan 42
 check "modprobe rdma_mcm_test_ulp" modprobe rdma_mcm_test_ulp
 check "open a context on $BENCH_IP1 (rxe1) with a UD QP" cmd open $BENCH_IP1
 ok "the ULP's verbs objects are up" stat_is verbs 1
@@ -108,6 +112,18 @@ ok "close left every group (IGMP clean)" wait_for 10 igmp_clean
 ok "rdma_mcm's live objects are zero" live_zero
 slab_check "/proc/slabinfo: no rdma_mcm_membership object is active"
 
+# A context without any membership, whose ULP holds verbs objects on rxe1
+# (at 66fc0e7 nothing told it, and rxe warned of leaked objects)
+removed0=$(stat_of removed_callbacks)
+check "open a context on $BENCH_IP1 again, no membership" cmd open $BENCH_IP1
+ok "the ULP's verbs objects are up on rxe1" stat_is verbs 1
+check "rdma link delete rxe1 under a context without memberships" rdma link delete rxe1
+ok "the context was told of the device's removal once" stat_is removed_callbacks $((removed0 + 1))
+ok "the ULP released its verbs objects" stat_is verbs 0
+check "close after the device removal" cmd close
+ok "live objects are zero" live_zero
+check "re-add rxe1" bench_rxe rxe1 veth1
+
 G3=239.2.2.7
 cmd open $BENCH_IP1 && cmd join $G3
 ok "a new context joins $G3" wait_for 30 member_is $G3 joined
@@ -115,6 +131,7 @@ errors_before=$(stat_of error_callbacks)
 check "rdma link delete rxe1 while joined" rdma link delete rxe1
 ok "the membership got its error callback" wait_for 30 stat_is error_callbacks $((errors_before + 1))
 ok "with status -ENODEV" stat_is last_status -19
+ok "and the context its device notice" stat_is removed_callbacks $((removed0 + 2))
 ok "the ULP released its verbs objects" stat_is verbs 0
 check "close after the device removal" cmd close
 ok "live objects are zero" live_zero

@@ -133,6 +133,30 @@ errnos_documented() {
 	[ -z "$bad" ] || { echo "errnos the ABI does not document:$bad"; return 1; }
 }
 
+# rxe_counter DEV NAME: a counter of an RDMA device's port 1
+# (rdma statistic), e.g. rxe_counter rxe0 sent_pkts
+rxe_counter() {
+	rdma statistic show link "$1/1" |
+		awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
+}
+
+# mcast_mac_of GROUP: the MAC rxe programs on its netdev when a QP is
+# attached to an IPv4 group (RoCE v2 MGID ::ffff:a.b.c.d, as IPv6
+# multicast 33:33 and its last four bytes), as /proc/net/dev_mcast prints it
+mcast_mac_of() {
+	local IFS=.
+	set -- $1
+	printf '3333%02x%02x%02x%02x' "$1" "$2" "$3" "$4"
+}
+
+# qp_attached NETDEV GROUP: rxe has attached a QP to GROUP on NETDEV's
+# device (its multicast MAC is on the netdev). rxe of 6.1 never takes the
+# MAC away again: only meaningful for a group not attached before.
+qp_attached() {
+	awk -v dev="$1" -v mac="$(mcast_mac_of "$2")" \
+		'$2 == dev && $5 == mac { f = 1 } END { exit !f }' /proc/net/dev_mcast
+}
+
 # soak_seconds DEFAULT: the run length; make soak sets mcmbench.soak=SECONDS
 soak_seconds() { echo "${MCM_SOAK:-$1}"; }
 

@@ -54,7 +54,7 @@ static unsigned int rdma_mcm_nr_gone;		/* under rdma_mcm_dev_lock */
 static DEFINE_XARRAY_FLAGS(rdma_mcm_ctxs, XA_FLAGS_ALLOC1);
 
 static struct rdma_mcm_dev *rdma_mcm_dev_find_in(struct list_head *list,
-						  struct ib_device *device)
+						 struct ib_device *device)
 {
 	struct rdma_mcm_dev *dev;
 
@@ -236,6 +236,8 @@ int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 		ctx->device = device;
 		ctx->port_num = port_num;
 		ctx->ib_mgid = rdma_protocol_ib(device, port_num);
+		ctx->mcast = rdma_protocol_roce(device, port_num) ||
+			     rdma_cap_ib_mcast(device, port_num);
 	} else if (ctx->device != device || ctx->port_num != port_num) {
 		ret = -ENODEV;
 		moved = true;

@@ -209,6 +209,7 @@ struct rdma_mcm_membership {
  *	rdma_mcm_dev_lock, read under either.
  * @port_num: the port of @device
  * @ib_mgid: the port is InfiniBand: groups are told apart by their MGID
+ * @mcast: the port can join multicast groups (RoCE, or IB with an SA)
  * @gone_node: entry in a device removal's list of contexts to tell
  * @work: delivers notifications and handles device loss
  * @free_work: drops the opener's reference after a close from a callback
@@ -243,6 +244,7 @@ struct rdma_mcm_ctx {
 	struct ib_device *device;
 	u32 port_num;
 	bool ib_mgid;
+	bool mcast;
 	struct list_head gone_node;
 
 	struct work_struct work;

@@ -163,8 +163,9 @@ void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
  * rdma_join_multicast()'s errors, as rdma_mcm documents them. The manager
  * hands rdma_cm only checked multicast groups of the id's family on a
  * bound UD id, so:
- *  -ENOTSUPP (RoCE v2 and a group that is not IPv4), -ENOSYS (a port
- *   without multicast): the device cannot join this group, -EOPNOTSUPP;
+ *  -ENOTSUPP (RoCE v2 and a group that is not IPv4): the device cannot
+ *   join this group, -EOPNOTSUPP (a port without multicast at all is
+ *   refused before rdma_cm is asked, with the same errno);
  *  -EINVAL: the id left the bound state because its device is being
  *   removed (-ENODEV), or else the netdev's MTU is too small for RoCE
  *   (-EOPNOTSUPP);
@@ -180,7 +181,6 @@ static int rdma_mcm_join_errno(struct rdma_cm_id *id, int err)
 	case -ENOMEM:
 		return err;
 	case -ENOTSUPP:
-	case -ENOSYS:
 	case -EOPNOTSUPP:
 		return -EOPNOTSUPP;
 	case -EINVAL:
@@ -269,6 +269,10 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 	}
 	if (ctx->device_lost) {
 		ret = -ENODEV;
+		goto err_unlock;
+	}
+	if (!ctx->mcast) {
+		ret = -EOPNOTSUPP;	/* rdma_cm would say so with -ENOSYS */
 		goto err_unlock;
 	}
 	/* ctx->ib_mgid is the context's for good: parse under the mutex */

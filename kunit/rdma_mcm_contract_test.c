@@ -25,8 +25,6 @@ struct mcm_errno_case {
 static const struct mcm_errno_case mcm_join_errno_cases[] = {
 	{ "-ENOTSUPP (RoCE v2, IPv6 group) is -EOPNOTSUPP", -ENOTSUPP,
 	  -EOPNOTSUPP },
-	{ "-ENOSYS (no multicast on the port) is -EOPNOTSUPP", -ENOSYS,
-	  -EOPNOTSUPP },
 	{ "-EINVAL, device not going (netdev MTU) is -EOPNOTSUPP", -EINVAL,
 	  -EOPNOTSUPP },
 	{ "-EADDRNOTAVAIL (IB: no broadcast group) is -ENETDOWN",
@@ -137,6 +135,28 @@ static void mcm_join_einval_during_removal_is_enodev(struct kunit *test)
 	mcm_fake_remove_wait(t->fake);
 	KUNIT_EXPECT_EQ(test, j.ret, -ENODEV);
 	rdma_mcm_close(j.ctx);
+}
+
+/*
+ * A port without multicast (iWARP): the join is refused with -EOPNOTSUPP
+ * before rdma_cm is asked (it would answer with an errno meant for
+ * syscalls).
+ */
+static void mcm_join_port_without_multicast(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in grp = mcm_v4(MCM_GROUP(4));
+	struct rdma_mcm_ctx *ctx;
+	u32 h = 0;
+
+	t->fake->ibdev[0]->port_data[1].immutable.core_cap_flags =
+		RDMA_CORE_PORT_IWARP;
+	ctx = mcm_open(test);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&grp,
+					    RDMA_MCM_FULLMEMBER, NULL, NULL, &h),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 0);
+	rdma_mcm_close(ctx);
 }
 
 /* ------------------------------------------------------------ source port */
@@ -351,6 +371,7 @@ static struct kunit_case rdma_mcm_contract_cases[] = {
 	KUNIT_CASE_PARAM(mcm_join_errno_map, mcm_join_errno_gen_params),
 	KUNIT_CASE_PARAM(mcm_bind_errno_map, mcm_bind_errno_gen_params),
 	KUNIT_CASE(mcm_join_einval_during_removal_is_enodev),
+	KUNIT_CASE(mcm_join_port_without_multicast),
 	KUNIT_CASE(mcm_source_port_ignored),
 	KUNIT_CASE(mcm_src_parse_clears_port),
 	KUNIT_CASE(mcm_ib_ipv6_groups_one_mgid),

@@ -27,8 +27,10 @@ static void mcm_one_per_slot(struct kunit *test)
 {
 	void *size = (void *)(uintptr_t)rdma_mcm_slot_size;
 
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			mcm_restore_slot_size, size), 0);
+	int ret;
+
+	ret = kunit_add_action_or_reset(test, mcm_restore_slot_size, size);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	rdma_mcm_slot_size = 1;
 }
 
@@ -94,6 +96,7 @@ static void mcm_dev_lost_with_joins_in_flight(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct rdma_mcm_ctx *ctx = mcm_open(test);
+	struct mcm_fake_join *join;
 	u32 h[2];
 
 	h[0] = mcm_join(test, ctx, MCM_GROUP(3), &t->fake->qp,
@@ -108,8 +111,8 @@ static void mcm_dev_lost_with_joins_in_flight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h[0]), RDMA_MCM_ERROR);
 	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h[1]), RDMA_MCM_ERROR);
 	/* the ids are gone: a late completion cannot be delivered */
-	KUNIT_EXPECT_FALSE(test, mcm_fake_complete(t->fake,
-			   mcm_fake_join_of(test, MCM_GROUP(3)), 0, true));
+	join = mcm_fake_join_of(test, MCM_GROUP(3));
+	KUNIT_EXPECT_FALSE(test, mcm_fake_complete(t->fake, join, 0, true));
 	rdma_mcm_close(ctx);
 }
 
@@ -409,14 +412,23 @@ static const char * const mcm_do_names[] = {
 	[MCM_FAKE_DO_REMOVE_DEVICE] = "device unregistered",
 };
 
-#define MCM_AT(a)							\
-	{ MCM_FAKE_AT_##a, MCM_FAKE_DO_DEVICE_REMOVAL },		\
-	{ MCM_FAKE_AT_##a, MCM_FAKE_DO_MC_ERROR },			\
-	{ MCM_FAKE_AT_##a, MCM_FAKE_DO_MC_JOIN },			\
-	{ MCM_FAKE_AT_##a, MCM_FAKE_DO_REMOVE_DEVICE }
-
 static const struct mcm_inject_case mcm_inject_cases[] = {
-	MCM_AT(BIND), MCM_AT(JOIN), MCM_AT(LEAVE), MCM_AT(DESTROY),
+	{ MCM_FAKE_AT_BIND, MCM_FAKE_DO_DEVICE_REMOVAL },
+	{ MCM_FAKE_AT_BIND, MCM_FAKE_DO_MC_ERROR },
+	{ MCM_FAKE_AT_BIND, MCM_FAKE_DO_MC_JOIN },
+	{ MCM_FAKE_AT_BIND, MCM_FAKE_DO_REMOVE_DEVICE },
+	{ MCM_FAKE_AT_JOIN, MCM_FAKE_DO_DEVICE_REMOVAL },
+	{ MCM_FAKE_AT_JOIN, MCM_FAKE_DO_MC_ERROR },
+	{ MCM_FAKE_AT_JOIN, MCM_FAKE_DO_MC_JOIN },
+	{ MCM_FAKE_AT_JOIN, MCM_FAKE_DO_REMOVE_DEVICE },
+	{ MCM_FAKE_AT_LEAVE, MCM_FAKE_DO_DEVICE_REMOVAL },
+	{ MCM_FAKE_AT_LEAVE, MCM_FAKE_DO_MC_ERROR },
+	{ MCM_FAKE_AT_LEAVE, MCM_FAKE_DO_MC_JOIN },
+	{ MCM_FAKE_AT_LEAVE, MCM_FAKE_DO_REMOVE_DEVICE },
+	{ MCM_FAKE_AT_DESTROY, MCM_FAKE_DO_DEVICE_REMOVAL },
+	{ MCM_FAKE_AT_DESTROY, MCM_FAKE_DO_MC_ERROR },
+	{ MCM_FAKE_AT_DESTROY, MCM_FAKE_DO_MC_JOIN },
+	{ MCM_FAKE_AT_DESTROY, MCM_FAKE_DO_REMOVE_DEVICE },
 };
 
 static void mcm_inject_to_desc(const struct mcm_inject_case *c, char *desc)

@@ -9,6 +9,7 @@
 #   make check            everything CI runs; ends with "N passed, N failed"
 #   make bench            rdma_mcm vs librdmacm in the VM: results/bench/
 #   make soak             stress + fuzz at length on every kernel (SOAK=s)
+#   make load-test        the VM suite 10 times on 6.12 beside a CPU hog
 #   make lint | kunit | vm    one part of 'make check'
 #   make shell KERNEL=6.12    an interactive shell in the bench VM
 
@@ -19,7 +20,7 @@ SOAK	?= 600
 
 # kbuild (make -C $(KDIR) M=...) reads the Kbuild file, not this one.
 
-.PHONY: all modules install clean check demo bench soak lint kunit vm shell deps help
+.PHONY: all modules install clean check demo bench soak load-test lint kunit vm shell deps help
 
 all: modules
 
@@ -59,6 +60,10 @@ soak:
 	@scripts/deps
 	@scripts/vm-run --soak $(SOAK) --test stress --test fuzz
 
+load-test:
+	@scripts/deps
+	@scripts/load-test
+
 lint:
 	@scripts/deps
 	@scripts/lint
@@ -79,4 +84,4 @@ deps:
 	@scripts/deps
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'

@@ -24,6 +24,7 @@
 #define SRC_ADDR	"192.0.2.2"	/* veth1, rxe1 */
 #define SRC_ADDR0	"192.0.2.1"	/* veth0, rxe0 */
 #define PARAMS		"/sys/module/rdma_mcm/parameters/"
+#define UAPI_RST	"/usr/libexec/rdma_mcm/uapi.rst"
 
 /* Fill bytes: what the caller wrote, to tell it from what the kernel did */
 #define PAT		0xa5
@@ -35,6 +36,8 @@ void report(int ok, const char *fmt, ...)
 void skip(const char *why, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void expect_errno(int ret, int want, const char *what);
+void note_errno(int err);
+void check_errnos_documented(void);
 const char *errname(int err);
 int failed_checks(void);
 int nr_checks(void);
@@ -86,6 +89,7 @@ void test_ext_outputs(int fd, uint32_t ctx);
 void test_ext_batches(int fd, uint32_t ctx);
 void test_ext_list(int fd, uint32_t ctx);
 void test_set_events(void);
+void test_read_eintr(void);
 void test_src_port(void);
 void test_v6_join(void);
 void test_device_removed(void);

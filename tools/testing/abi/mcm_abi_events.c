@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * mcm_abi_test: SET_EVENTS (the types and the size a file reads), the
- * source address's port being ignored (also for an unprivileged user),
- * and a group the device cannot join (an IPv6 group on RoCE v2).
+ * mcm_abi_test: SET_EVENTS (the types and the size a file reads), a
+ * blocking read() interrupted, the source address's port being ignored
+ * (also for an unprivileged user), and a group the device cannot join
+ * (an IPv6 group on RoCE v2).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -10,6 +11,7 @@
 #include <grp.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +95,29 @@ void test_set_events(void)
 	       "the membership is joined, with no event reported (got %u)",
 	       m.events_reported);
 	close(fs);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A blocking read() with nothing to read ends with a signal: EINTR */
+void test_read_eintr(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	struct rdma_mcm_event ev;
+	int fd = open_dev();
+	ssize_t n;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(1);
+	n = read(fd, &ev, sizeof(ev));
+	expect_errno(n, EINTR, "a blocking read() with no event, interrupted by a signal");
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	close(fd);
 }
 
 /* ------------------------------------------------------------ ports */
@@ -294,6 +319,7 @@ void test_v6_join(void)
 	before = j;
 	ret = ioctl(fd, RDMA_MCM_IOC_JOIN, &j);
 	err = ret < 0 ? errno : 0;
+	note_errno(err);
 	report(ret < 0 && err == EOPNOTSUPP && !memcmp(&j, &before, sizeof(j)),
 	       "JOIN of ff0e::6:1 on RoCE v2: EOPNOTSUPP, nothing written (got %s)",
 	       errname(err));
@@ -308,6 +334,7 @@ void test_v6_join(void)
 	b.entry_size = sizeof(je);
 	expect_errno(ioctl(fd, RDMA_MCM_IOC_BATCH_JOIN, &b), 0,
 		     "BATCH_JOIN of ff0e::6:1");
+	note_errno(-je.result);
 	report(b.done == 1 && je.result == -EOPNOTSUPP && !je.handle,
 	       "... its entry: -EOPNOTSUPP, handle 0 (got %d)", je.result);
 	report(live_count("file_members") == 0,

@@ -104,6 +104,7 @@ static void fail_same(int fd, unsigned long nr, const void *arg, size_t size,
 		memcpy(copy, buf, sizeof(buf));
 		ret = ioctl_sized(fd, nr, buf, sz);
 		err = ret < 0 ? errno : 0;
+		note_errno(err);
 		same = !memcmp(buf, copy, sizeof(buf));
 		report(ret < 0 && err == want && same,
 		       "%s (%zu-byte argument): %s, nothing written (got %s%s)",
@@ -344,6 +345,7 @@ void test_ext_sizes(int fd, uint32_t ctx)
 			memset(buf, PAT, sizeof(buf));
 			ret = ioctl_sized(fd, c->nr, buf, sz);
 			err = ret < 0 ? errno : 0;
+			note_errno(err);
 			same = all_bytes(buf, sizeof(buf), PAT);
 			report(ret < 0 && err == EINVAL && same,
 			       "%s with a %zu-byte argument (VER0 %zu): EINVAL, nothing written (got %s%s)",
@@ -360,6 +362,7 @@ void test_ext_sizes(int fd, uint32_t ctx)
 		contexts = live_count("file_contexts");
 		ret = ioctl_sized(fd, c->nr, buf, c->size + TAIL);
 		err = ret < 0 ? errno : 0;
+		note_errno(err);
 		if (c->nr == RDMA_MCM_IOC_VERSION) {
 			report(!ret && outputs_ok(c, buf, before, entries) &&
 			       !memcmp(buf + c->size, before + c->size, TAIL),
@@ -382,6 +385,7 @@ void test_ext_sizes(int fd, uint32_t ctx)
 		memcpy(before, a, c->size);
 		ret = ioctl_sized(fd, c->nr, a, c->size + TAIL);
 		err = ret < 0 ? errno : 0;
+		note_errno(err);
 		report(!ret && outputs_ok(c, a, before, entries),
 		       "%s, %zu bytes with a zero tail (read-only past %zu): works, outputs written, nothing else (got %s)",
 		       c->name, c->size + TAIL, c->size, errname(err));

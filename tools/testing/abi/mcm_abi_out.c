@@ -265,6 +265,7 @@ static void batch_joins(int fb, uint32_t c, uint8_t (*e)[ESZ],
 	report(b.done == NENT, "done is 6 (got %u)", b.done);
 	for (i = 0; i < NENT; i++) {
 		je = jent(e, i);
+		note_errno(-je->result);
 		ok = je->result == want[i] &&
 		     (want[i] ? !je->handle :
 		      je->handle && je->handle != PAT32) &&
@@ -324,6 +325,7 @@ static void batch_leaves(int fb, uint32_t c, uint8_t (*e)[ESZ],
 	report(b.done == NENT, "done is 6 (got %u)", b.done);
 	for (i = 0; i < NENT; i++) {
 		le = lent(e, i);
+		note_errno(-le->result);
 		ok = le->result == want[i] &&
 		     le->events_reported == reported[i] &&
 		     same_but(e, copy, i, offsetof(struct rdma_mcm_leave_entry,
@@ -374,6 +376,7 @@ static void batch_fails(int fb, uint32_t c, uint8_t (*e)[ESZ])
 			before = b;
 			ret = ioctl(fb, nrs[k], &b);
 			err = ret < 0 ? errno : 0;
+			note_errno(err);
 			name = k ? "BATCH_LEAVE" : "BATCH_JOIN";
 			report(ret < 0 && err == cases[i].err && b.done == 0 &&
 			       !memcmp(&b, &before, 20) &&
@@ -423,6 +426,73 @@ static void batch_max_entry(int fb, uint32_t c)
 	       "both left");
 }
 
+/*
+ * Odd sizes: entries of 153 bytes (every other one's u64 misaligned) in
+ * a batch, members of 185 bytes in a LIST.
+ */
+static void batch_odd_entry(int fb, uint32_t c)
+{
+	static uint8_t e[3 * 185 + 64];
+	const size_t msz = sizeof(struct rdma_mcm_member);
+	struct rdma_mcm_join_entry je;
+	struct rdma_mcm_leave_entry le;
+	struct rdma_mcm_member m;
+	struct rdma_mcm_batch b = { .entries = (uintptr_t)e, .ctx_id = c,
+				    .count = 3, .entry_size = 153 };
+	struct rdma_mcm_list l = { .entries = (uintptr_t)e, .ctx_id = c,
+				   .count = 4, .entry_size = 185 };
+	uint32_t hs[3];
+	char group[32];
+	int i, ok;
+
+	memset(e, PAT, sizeof(e));
+	for (i = 0; i < 3; i++) {
+		memset(&je, 0, sizeof(je));
+		je.cookie = COOKIE + i;
+		je.join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
+		snprintf(group, sizeof(group), "239.6.7.%d", i + 11);
+		set_v4(je.addr, &je.addr_len, group);
+		memcpy(e + i * 153, &je, sizeof(je));
+		e[i * 153 + 152] = 0;
+	}
+	expect_errno(ioctl(fb, RDMA_MCM_IOC_BATCH_JOIN, &b), 0,
+		     "BATCH_JOIN of 3 entries of 153 bytes");
+	for (i = 0, ok = b.done == 3; i < 3; i++) {
+		memcpy(&je, e + i * 153, sizeof(je));
+		ok &= !je.result && je.handle && je.cookie == COOKIE + i &&
+		      !e[i * 153 + 152];
+		hs[i] = je.handle;
+	}
+	report(ok && all_bytes(e + 3 * 153, sizeof(e) - 3 * 153, PAT),
+	       "each joined at its 153-byte offset, nothing written past them");
+
+	memset(e, PAT, sizeof(e));
+	expect_errno(ioctl(fb, RDMA_MCM_IOC_LIST, &l), 0,
+		     "LIST, entry_size 185");
+	for (i = 0, ok = l.count == 3 && !l.next; i < 3; i++) {
+		memcpy(&m, e + i * 185, msz);
+		ok &= m.handle == hs[i] && m.cookie == COOKIE + i &&
+		      !has_byte(&m, msz, PAT) && !e[i * 185 + msz];
+	}
+	report(ok && all_bytes(e + 3 * 185, sizeof(e) - 3 * 185, PAT),
+	       "3 members of 185 bytes: the kernel's 184, one zero, nothing past them");
+
+	memset(e, 0, sizeof(e));
+	for (i = 0; i < 3; i++) {
+		memset(&le, 0, sizeof(le));
+		le.handle = hs[i];
+		memcpy(e + i * 153, &le, sizeof(le));
+	}
+	b.done = 0;
+	expect_errno(ioctl(fb, RDMA_MCM_IOC_BATCH_LEAVE, &b), 0,
+		     "BATCH_LEAVE of 3 entries of 153 bytes");
+	for (i = 0, ok = b.done == 3; i < 3; i++) {
+		memcpy(&le, e + i * 153, sizeof(le));
+		ok &= !le.result && le.handle == hs[i];
+	}
+	report(ok, "each left");
+}
+
 /* Read the JOINED events of @n memberships (20 s at most) */
 static int read_joined(int fd, int n)
 {
@@ -455,5 +525,6 @@ void test_ext_batches(int fd, uint32_t ctx)
 	batch_leaves(fb, c, e, hs);
 	batch_fails(fb, c, e);
 	batch_max_entry(fb, c);
+	batch_odd_entry(fb, c);
 	close(fb);
 }

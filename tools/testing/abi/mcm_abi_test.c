@@ -446,10 +446,12 @@ int main(void)
 	close(fd);
 	test_limits();
 	test_set_events();
+	test_read_eintr();
 	test_src_port();
 	test_v6_join();
 	test_device_removed();
 	report(live_zero(), "at the end, rdma_mcm's live objects are all zero");
+	check_errnos_documented();
 	printf("    1..%d\n", nr_checks());
 	return failed_checks() ? 1 : 0;
 }

@@ -20,6 +20,7 @@
 #include "mcm_abi.h"
 
 static int checks, failures;
+static unsigned char seen[256];	/* errnos the module returned */
 
 static void vreport(const char *prefix, const char *suffix, const char *fmt,
 		    va_list ap)
@@ -70,10 +71,75 @@ const char *errname(int err)
 	return name ? name : "unknown errno";
 }
 
+/* An errno the module returned (a batch entry's result negated) */
+void note_errno(int err)
+{
+	if (err > 0 && err < (int)sizeof(seen))
+		seen[err] = 1;
+}
+
+/*
+ * The errno names of the table in Documentation/uapi.rst (copied into
+ * the guest), as lib.sh's documented_errnos reads them: the rows between
+ * the second and third rule after the "Errors" title. 0 when there is
+ * no such file.
+ */
+static int documented(char *names, size_t len)
+{
+	FILE *f = fopen(UAPI_RST, "r");
+	char line[256], name[32];
+	int errors = 0, rules = 0;
+
+	if (!f)
+		return 0;
+	snprintf(names, len, " ");
+	while (fgets(line, sizeof(line), f)) {
+		if (!strcmp(line, "Errors\n"))
+			errors = 1;
+		else if (errors && line[0] == '=' && strstr(line, " ="))
+			rules++;
+		else if (errors && rules == 2 && line[0] == 'E' &&
+			 sscanf(line, "%31[A-Z0-9]", name) == 1)
+			snprintf(names + strlen(names), len - strlen(names),
+				 "%s ", name);
+	}
+	fclose(f);
+	return 1;
+}
+
+/* Every errno the module returned in this run is in the ABI's table */
+void check_errnos_documented(void)
+{
+	char doc[1024], missing[256] = "", all[512] = "", key[40];
+	int e;
+
+	if (!documented(doc, sizeof(doc))) {
+		skip("no " UAPI_RST,
+		     "every errno returned is in Documentation/uapi.rst");
+		return;
+	}
+	for (e = 1; e < (int)sizeof(seen); e++) {
+		if (!seen[e])
+			continue;
+		snprintf(key, sizeof(key), " %s ", errname(e));
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s",
+			 key + 1);
+		if (!strstr(doc, key))
+			snprintf(missing + strlen(missing),
+				 sizeof(missing) - strlen(missing), "%s",
+				 key + 1);
+	}
+	report(!missing[0],
+	       "every errno returned in this run is in Documentation/uapi.rst's table (%s; not there: %s)",
+	       all, missing[0] ? missing : "none");
+}
+
 /* expect_errno(ret, want, what): ret is an ioctl/read result */
 void expect_errno(int ret, int want, const char *what)
 {
 	int err = ret < 0 ? errno : 0;
+
+	note_errno(err);
 
 	if (want)
 		report(ret < 0 && err == want, "%s: %s (got %s)", what,

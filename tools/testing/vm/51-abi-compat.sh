@@ -1,10 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# The /dev/rdma_mcm ABI through raw ioctls from a 32-bit process (compat_ioctl): every
-# documented errno, extensible structs, faulting pointers, per-file
-# handles, events, purge on leave, batches, limits
-# (tools/testing/abi/mcm_abi_test.c prints the checks itself).
+# The /dev/rdma_mcm ABI through raw ioctls from a 32-bit process, through
+# compat_ioctl: every documented errno (each one in Documentation/uapi.rst's
+# table),
+# argument sizes from each struct's VER0 up, failing commands writing
+# nothing back, nothing uninitialised reaching the caller (events, QUERY,
+# LIST and batch entries read into pattern-filled buffers), per-entry
+# results and E2BIG entries of batches, SET_EVENTS, faulting pointers,
+# per-file handles, purge on leave, limits, the source port ignored, and
+# DEVICE_REMOVED with rxe1 deleted and re-added (tools/testing/abi/, which
+# prints the checks itself; mcm_abi.h says which file checks what).
 
 . "$(dirname "$0")/lib.sh"
 trap - EXIT

@@ -51,6 +51,14 @@ spread() {
 ev() { awk -v k="$1" '$1 == k { print $2 }' $MCG/memory.events; }
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' $MCG/memory.stat; }
 sunreclaim_kb() { awk '$1 == "SUnreclaim:" { print $2 }' /proc/meminfo; }
+# slab_bytes FILE: bytes of active objects per cache, from /proc/slabinfo
+slab_bytes() { awk 'NR > 2 { print $1, $2 * $4 }' /proc/slabinfo > "$1"; }
+# slab_growth BEFORE AFTER N: the caches that grew most, bytes per N
+slab_growth() {
+	awk -v n="$3" 'NR == FNR { b[$1] = $2; next }
+		$2 - b[$1] >= n { printf "%s %d\n", $1, ($2 - b[$1]) / n }' "$1" "$2" |
+		sort -k2 -rn | head -8 | awk '{ printf "%s %s B, ", $1, $2 }'
+}
 # slab_size CACHE: bytes per object of a cache (merged caches keep their
 # name as a link in /sys/kernel/slab, see lib.sh's slab_active)
 slab_size() { cat "/sys/kernel/slab/$1/slab_size" 2>/dev/null || echo 0; }
@@ -133,6 +141,7 @@ echo 10000000 > $P/max_user_memberships
 
 max0=$(ev max) oom0=$(ev oom) kill0=$(ev oom_kill)
 sunr0=$(sunreclaim_kb)
+slab_bytes $T/slab0
 # in the cgroup, as uid 65534; oom_score_adj -1000: the cgroup's OOM
 # killer finds no victim, and the charge fails with ENOMEM instead
 bash -c "echo \$\$ > $MCG/cgroup.procs && echo -1000 > /proc/self/oom_score_adj &&
@@ -144,6 +153,7 @@ joins=$(live file_members)
 cur=$(cat $MCG/memory.current)
 slab=$(stat_of slab)
 sunr1=$(sunreclaim_kb)
+slab_bytes $T/slab1
 max1=$(ev max) oom1=$(ev oom) kill1=$(ev oom_kill)
 kill -CONT $filler
 wait $filler
@@ -161,6 +171,7 @@ current=$((cur / (joins > 0 ? joins : 1)))
 total=$(( (sunr1 - sunr0) * 1024 / (joins > 0 ? joins : 1) ))
 diag "joins $joins; memory.current $(mib "$cur") MiB, memory.stat slab $(mib "$slab") MiB; system SUnreclaim +$(mib $(( (sunr1 - sunr0) * 1024 ))) MiB"
 diag "per membership: $charged B of slab charged ($current B memory.current), $total B of slab in all; rdma_mcm's own objects $own B (rdma_mcm_membership $sz_mb + rdma_mcm_umember $sz_um)"
+diag "per membership, the caches that grew most: $(slab_growth $T/slab0 $T/slab1 "$joins")(charged: rdma_mcm_*, radix_tree_node, kmalloc-cg-*)"
 ok "some 100000 memberships fit in 64M ($joins)" [ "$joins" -ge 50000 ]
 ok "the cgroup's slab per membership ($charged B) covers rdma_mcm's own objects ($own B)" \
 	bash -c "[ $own -ge 300 ] && [ $charged -ge $own ]"

@@ -367,6 +367,9 @@ static int rdma_mcm_cmd_list(struct rdma_mcm_ufile *file,
 					RDMA_MCM_MEMBER_SIZE_VER0);
 	if (ret)
 		return ret;
+	/* no room: say where the walk would go on (0 if nowhere) */
+	if (!arg->count)
+		rdma_mcm_list(uctx->ctx, start, info, 0, &next);
 	while (written < arg->count) {
 		if (fatal_signal_pending(current))
 			return -EINTR;

@@ -23,7 +23,6 @@
 #include <linux/err.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
-#include <linux/rhashtable.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
@@ -47,7 +46,7 @@ static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 	cancel_work_sync(&ctx->work);
 	WARN_ON_ONCE(!list_empty(&ctx->slots));
 	WARN_ON_ONCE(!xa_empty(&ctx->members));
-	rhashtable_destroy(&ctx->groups);
+	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->groups));
 	xa_destroy(&ctx->members);
 	mutex_destroy(&ctx->mutex);
 	put_net(ctx->net);
@@ -195,14 +194,11 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	ret = rdma_mcm_src_parse(src, rdma_mcm_sockaddr_len(src), &ctx->src);
 	if (ret)
 		goto err_free;
-	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
-	      rhashtable_init(&ctx->groups, &rdma_mcm_group_params);
-	if (ret)
-		goto err_free;
 	if (!try_module_get(THIS_MODULE)) {
 		ret = -ENODEV;
-		goto err_rht;
+		goto err_free;
 	}
+	ctx->groups = RB_ROOT;
 	refcount_set(&ctx->ref, 1);
 	ctx->net = get_net(net);
 	ctx->ops = ops;
@@ -246,8 +242,6 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 		queue_work(rdma_mcm_wq, &ctx->work);
 	return ctx;
 
-err_rht:
-	rhashtable_destroy(&ctx->groups);
 err_free:
 	kfree(ctx);
 	return ERR_PTR(ret);

@@ -35,7 +35,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
-#include <linux/rhashtable-types.h>
+#include <linux/rbtree.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -136,7 +136,7 @@ union rdma_mcm_addr {
  * @slot: the slot it is joined on; NULL once its id is gone
  * @handle: its handle in @ctx->members
  * @key: the group as hash key
- * @hnode: entry in @ctx->groups
+ * @gnode: entry in @ctx->groups
  * @group: the group address
  * @join_type: full or send-only
  * @qp: the ULP's QP to attach, or NULL
@@ -165,7 +165,7 @@ struct rdma_mcm_membership {
 	struct rdma_mcm_slot *slot;
 	u32 handle;
 	struct rdma_mcm_key key;
-	struct rhash_head hnode;
+	struct rb_node gnode;
 	union rdma_mcm_addr group;
 	enum rdma_mcm_join_type join_type;
 	struct ib_qp *qp;
@@ -199,7 +199,9 @@ struct rdma_mcm_membership {
  * @mutex: see the locking notes at the top of this file
  * @lock: see the locking notes at the top of this file
  * @members: handle -> member
- * @groups: group key -> member
+ * @groups: group key -> member, a tree in the members themselves: nothing
+ *	to allocate, so all of it is charged with the memberships (an
+ *	rhashtable's bucket tables come from lib/rhashtable, uncharged)
  * @next_handle: cursor for cyclic handle allocation
  * @slots: every slot
  * @free_slots: slots with room for another membership
@@ -235,7 +237,7 @@ struct rdma_mcm_ctx {
 	struct mutex mutex;	/* see above */
 	spinlock_t lock;	/* see above */
 	struct xarray members;
-	struct rhashtable groups;
+	struct rb_root groups;
 	u32 next_handle;
 	struct list_head slots;
 	struct list_head free_slots;
@@ -295,7 +297,6 @@ void rdma_mcm_ctx_exit(void);
 extern struct workqueue_struct *rdma_mcm_wq;
 
 /* rdma_mcm_member.c: memberships */
-extern const struct rhashtable_params rdma_mcm_group_params;
 int rdma_mcm_member_init(void);
 void rdma_mcm_member_exit(void);
 void rdma_mcm_member_put(struct rdma_mcm_membership *mb);

@@ -5,8 +5,8 @@
  * dropped or its device goes away.
  *
  * A membership is in two tables of its context: ctx->members by handle
- * (an xarray) and ctx->groups by group key (an rhashtable), which refuses
- * a second membership of a group. It is published before rdma_cm is asked
+ * (an xarray) and ctx->groups by group key (a tree in the members), which
+ * refuses a second membership of a group. It is published before rdma_cm is asked
  * to join, because the join's event may arrive before the call returns;
  * rdma_cm events name a membership by handle (the join's private data),
  * looked up under ctx->lock, so an event for a membership already left
@@ -18,7 +18,6 @@
 #include <linux/err.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
-#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include <rdma/ib_sa.h>
@@ -28,12 +27,30 @@
 
 static struct kmem_cache *rdma_mcm_member_cache;
 
-const struct rhashtable_params rdma_mcm_group_params = {
-	.key_len		= sizeof(struct rdma_mcm_key),
-	.key_offset		= offsetof(struct rdma_mcm_membership, key),
-	.head_offset		= offsetof(struct rdma_mcm_membership, hnode),
-	.automatic_shrinking	= true,
-};
+static int rdma_mcm_key_cmp(const void *key, const struct rb_node *node)
+{
+	const struct rdma_mcm_membership *mb =
+		rb_entry(node, struct rdma_mcm_membership, gnode);
+
+	return memcmp(key, &mb->key, sizeof(mb->key));
+}
+
+static int rdma_mcm_node_cmp(struct rb_node *a, const struct rb_node *b)
+{
+	return rdma_mcm_key_cmp(&rb_entry(a, struct rdma_mcm_membership,
+					  gnode)->key, b);
+}
+
+/* The membership of a group key, or NULL; ctx->mutex held. */
+static struct rdma_mcm_membership *
+rdma_mcm_group_find(struct rdma_mcm_ctx *ctx, const struct rdma_mcm_key *key)
+{
+	struct rb_node *node;
+
+	lockdep_assert_held(&ctx->mutex);
+	node = rb_find(key, &ctx->groups, rdma_mcm_key_cmp);
+	return node ? rb_entry(node, struct rdma_mcm_membership, gnode) : NULL;
+}
 
 /**
  * rdma_mcm_member_put() - drop a reference on a membership
@@ -103,7 +120,7 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 	 * taken again below before the member can be freed.
 	 */
 	xa_erase(&ctx->members, mb->handle);
-	rhashtable_remove_fast(&ctx->groups, &mb->hnode, rdma_mcm_group_params);
+	rb_erase(&mb->gnode, &ctx->groups);
 
 	if (mb->qp_attached)
 		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
@@ -281,14 +298,8 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 				   &mb->group, &mb->key);
 	if (ret)
 		goto err_unlock;
-	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
-	      rhashtable_lookup_insert_fast(&ctx->groups, &mb->hnode,
-					    rdma_mcm_group_params);
-	if (ret) {
-		if (ret == -EEXIST)
-			ret = -EADDRINUSE;
-		else if (ret != -ENOMEM)
-			ret = -ENOMEM;	/* -E2BIG, -EBUSY: no room in the hash */
+	if (rb_find_add(&mb->gnode, &ctx->groups, rdma_mcm_node_cmp)) {
+		ret = -EADDRINUSE;
 		goto err_unlock;
 	}
 	slot = rdma_mcm_slot_get(ctx);
@@ -333,7 +344,7 @@ err_slot:
 	mb->slot = NULL;
 	rdma_mcm_slot_put(ctx, slot);
 err_unhash:
-	rhashtable_remove_fast(&ctx->groups, &mb->hnode, rdma_mcm_group_params);
+	rb_erase(&mb->gnode, &ctx->groups);
 err_unlock:
 	mutex_unlock(&ctx->mutex);
 	rdma_mcm_member_put(mb);
@@ -382,7 +393,7 @@ EXPORT_SYMBOL_GPL(rdma_mcm_leave);
  * @ctx: the context
  * @group: the group address, as given to rdma_mcm_join()
  *
- * Like rdma_mcm_leave(), found by address in O(1).
+ * Like rdma_mcm_leave(), found by address in O(log n).
  *
  * Context: process context; may sleep. May be called from a callback.
  * Return: 0; -EINVAL for a malformed, non-multicast or other-family
@@ -429,8 +440,7 @@ int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 				   ctx->src.sa.sa_family, ctx->ib_mgid, &addr,
 				   &key);
 	if (!ret) {
-		mb = rhashtable_lookup_fast(&ctx->groups, &key,
-					    rdma_mcm_group_params);
+		mb = rdma_mcm_group_find(ctx, &key);
 		/* one key, two IPv6 groups on InfiniBand: not this one */
 		if (mb && addr.sa.sa_family == AF_INET6 &&
 		    !ipv6_addr_equal(&mb->group.in6.sin6_addr,

@@ -235,7 +235,8 @@ struct rdma_mcm_query {
  * @ctx_id: in: the context
  * @start: in: first handle to report (0 for the beginning)
  * @count: in: room in @entries; out: entries written
- * @next: out: @start for the next page, 0 when the walk is complete
+ * @next: out: @start for the next page, 0 when the walk is complete (with
+ *	@count 0: the first handle from @start, 0 if there is none)
  * @entry_size: in: sizeof(struct rdma_mcm_member) as the caller knows it
  * @reserved: must be zero
  */
@@ -295,7 +296,9 @@ struct rdma_mcm_leave_entry {
  * @count: in: entries in the array (at most RDMA_MCM_MAX_BATCH)
  * @entry_size: in: the size of one entry as the caller knows it
  * @done: out: entries processed (all of them unless the call failed; 0
- *	when it failed before the first entry)
+ *	when it failed before the first entry; an argument the kernel could
+ *	not take at all, too short or with a non-zero tail, is not written
+ *	back, as for every failed command)
  *
  * A failing entry does not stop the batch: it gets its own @result, and
  * only its outputs (@result, and @handle or @events_reported) are written;

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mcm_fuzz: what every call must leave behind.
+ *
+ * Before each ioctl the argument as passed is saved (with CANARY bytes
+ * after it where the fuzzer owns them), and so is every byte of the array
+ * room that a batch or list could reach. Afterwards, whatever the racer
+ * did to the file (the rules hold for any file of the device, and
+ * /dev/null or a closed descriptor writes nothing):
+ *  - a failed command wrote nothing back, not a byte (but the prefix a
+ *    write-back reached before it faulted, for a command that reads no
+ *    argument: VERSION); a batch whose handler ran wrote only done, and
+ *    done = 0 when it failed before its first entry (ENOENT, EINVAL,
+ *    E2BIG);
+ *  - a successful one wrote only its outputs, within the smaller of the
+ *    caller's and the kernel's size (nothing of a longer caller's zero
+ *    tail, nothing past the argument); a batch that succeeded did all its
+ *    entries; the outputs are sane (ids and handles not 0, VERSION 1,
+ *    QUERY and LIST members consistent, LIST's next 0 after a short page,
+ *    SET_EVENTS the known types asked for and the smaller size);
+ *  - batch entries: only the outputs (join: handle and result; leave:
+ *    result and events_reported) of entries below done changed, all other
+ *    bytes of the array are as passed; each result is 0 or a negative
+ *    errno, counted in the histogram (BATCH_JOIN_ENTRY, ...);
+ *  - LIST entries: those below count hold a member and zeros after the
+ *    kernel's size; nothing past them changed, nor anything when the list
+ *    was refused.
+ * When the file was the device's own the whole call long, errnos of a
+ * known cause are checked too: an argument shorter than its first version
+ * is EINVAL, a longer one with a non-zero tail E2BIG, an unknown command
+ * ENOTTY, SET_EVENTS with a non-zero reserved field or an event size
+ * below 72 EINVAL (else it works), and CREATE_CTX with any source port
+ * fails for none of the port's reasons (EADDRINUSE, EACCES, EINVAL).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+
+#include "mcm_fuzz.h"
+
+#define MAX_SHOWN	100	/* violations printed; all are counted */
+
+static unsigned int shown;
+
+void violated(struct worker *w, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	w->st->violations++;
+	if (__atomic_fetch_add(&shown, 1, __ATOMIC_SEQ_CST) >= MAX_SHOWN)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printf("violation: %s (worker %d)\n", msg, w->index);
+	fflush(stdout);
+}
+
+/* ------------------------------------------------------------ saving */
+
+/* A u32 of the argument as passed, if the fuzzer saw it. */
+int saved32(const struct call *c, unsigned int off, uint32_t *v)
+{
+	if (off + sizeof(*v) > c->saved_len)
+		return 0;
+	memcpy(v, c->saved + off, sizeof(*v));
+	return 1;
+}
+
+int saved64(const struct call *c, unsigned int off, uint64_t *v)
+{
+	if (off + sizeof(*v) > c->saved_len)
+		return 0;
+	memcpy(v, c->saved + off, sizeof(*v));
+	return 1;
+}
+
+static int is_batch(int cmd)
+{
+	return cmd == C_BATCH_JOIN || cmd == C_BATCH_LEAVE;
+}
+
+/* The bytes of the array room a batch or list passed as @c could reach. */
+static size_t array_reach(const struct call *c, int cmd, uint8_t *end)
+{
+	const struct layout *l = &layouts[cmd];
+	uint32_t count, esize;
+	uint64_t n;
+
+	if (saved32(c, l->count - 1, &count) &&
+	    saved32(c, l->entry_size - 1, &esize))
+		n = (uint64_t)count * esize;
+	else
+		n = c->arr_len - c->arr_cut;
+	return n < (uint64_t)(end - c->arr) ? n : (size_t)(end - c->arr);
+}
+
+/*
+ * Save what @c passes, after it is placed: the argument, CANARY bytes
+ * after it where they are ours (the kernel must not write past the
+ * caller's size), and the array room a batch or list could reach.
+ */
+void save_call(struct worker *w, struct call *c)
+{
+	int cmd = classify(c->ioc);
+	size_t at;
+
+	c->saved = w->save_arg;
+	c->saved_len = 0;
+	c->canary = 0;
+	c->arr_saved = 0;
+	if (c->arg_where != W_BAD) {
+		c->saved_len = c->usize - c->arg_cut;
+		if (c->arg_where == W_NORMAL || c->arg_where == W_UNALIGNED) {
+			at = c->argp - w->abuf + c->usize;
+			memset(c->argp + c->usize, CANARY_BYTE, CANARY);
+			if (w->dirty < at + CANARY)
+				w->dirty = at + CANARY;
+			c->canary = CANARY;
+		}
+		memcpy(w->save_arg, c->argp, c->saved_len + c->canary);
+	}
+	if ((cmd == C_LIST || is_batch(cmd)) && cmd == c->op && c->arr &&
+	    (c->arr_where == W_NORMAL || c->arr_where == W_UNALIGNED ||
+	     c->arr_where == W_GUARD)) {
+		c->arr_at = c->arr;
+		c->arr_saved = array_reach(c, cmd, w->ge_end);
+		c->saved_arr = w->save_arr;
+		memcpy(w->save_arr, c->arr, c->arr_saved);
+	}
+}
+
+/* ------------------------------------------------------------ the rules */
+
+/*
+ * Did the command's handler run: the module found the command, the
+ * argument was long enough and, for a command that reads it, readable
+ * and without a non-zero tail. (Only then can a batch write done.)
+ */
+static int handler_ran(const struct call *c, int cmd, int err)
+{
+	const struct layout *l = &layouts[cmd];
+	size_t i;
+
+	if (err == ENOTTY || err == EBADF || c->usize < l->ver0)
+		return 0;
+	if (!(_IOC_DIR(c->ioc) & _IOC_WRITE))
+		return 1;
+	if (c->arg_where == W_BAD || c->arg_cut)
+		return 0;
+	for (i = l->size; i < c->usize; i++)
+		if (c->saved[i])
+			return 0;
+	return 1;
+}
+
+/* The argument can be written back (the kernel's copy reaches it all). */
+static int arg_writable(const struct call *c)
+{
+	return c->arg_where != W_BAD && c->arg_where != W_RO && !c->arg_cut;
+}
+
+static int tail_nonzero(const struct call *c, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < c->usize; i++)
+		if (c->saved[i])
+			return 1;
+	return 0;
+}
+
+/* The errnos whose cause the fuzzer knows; the file was the device's. */
+static void check_errno(struct worker *w, const struct call *c, int cmd,
+			int err)
+{
+	const struct layout *l;
+	uint32_t rsv, size;
+	unsigned int port;
+	int want = -1;
+
+	if (cmd == C_UNKNOWN) {
+		if (err != ENOTTY)
+			violated(w, "unknown command 0x%08x: %s, not ENOTTY",
+				 c->ioc, err ? strerrorname_np(err) : "0");
+		return;
+	}
+	if (cmd >= NR_IOCTLS)
+		return;
+	l = &layouts[cmd];
+	if (c->usize < l->ver0)
+		want = EINVAL;
+	else if ((_IOC_DIR(c->ioc) & _IOC_WRITE) && c->arg_where != W_BAD &&
+		 !c->arg_cut && tail_nonzero(c, l->size))
+		want = E2BIG;
+	else if (cmd == C_SET_EVENTS && c->arg_where != W_BAD &&
+		 !c->arg_cut &&
+		 saved32(c, AT(rdma_mcm_set_events, reserved), &rsv) &&
+		 saved32(c, AT(rdma_mcm_set_events, event_size), &size))
+		want = rsv || size < RDMA_MCM_EVENT_SIZE_VER0 ? EINVAL :
+		       c->arg_where == W_RO ? EFAULT : 0;
+	if (want >= 0 && err != want)
+		violated(w, "%s of %zu bytes (ver0 %u, size %u): %s, not %s",
+			 cmd_name[cmd], c->usize, l->ver0, l->size,
+			 err ? strerrorname_np(err) : "0 (it worked)",
+			 want ? strerrorname_np(want) : "0");
+	/* sin_port and sin6_port, in network order */
+	port = c->saved_len > AT(rdma_mcm_create_ctx, src) + 3 ?
+	       c->saved[AT(rdma_mcm_create_ctx, src) + 2] << 8 |
+	       c->saved[AT(rdma_mcm_create_ctx, src) + 3] : 0;
+	if (cmd == C_CREATE_CTX && !c->mutated && c->arg_where == W_NORMAL &&
+	    (err == EADDRINUSE || err == EACCES || err == EINVAL ||
+	     err == EPERM))
+		violated(w, "CREATE_CTX with source port %u: %s", port,
+			 strerrorname_np(err));
+}
+
+static void check_member(struct worker *w, const char *what,
+			 const struct rdma_mcm_member *m)
+{
+	int bad_status = m->state == RDMA_MCM_STATE_ERROR ?
+			 m->status >= 0 || m->status < -4095 : m->status != 0;
+
+	if (!m->handle || m->state > RDMA_MCM_STATE_ERROR || bad_status ||
+	    m->reserved || m->join_flags > RDMA_MCM_JOIN_SENDONLY_FULLMEMBER ||
+	    m->addr_len > RDMA_MCM_ADDR_SIZE)
+		violated(w, "%s: handle %u state %u status %d flags %u addr_len %u rsvd %u",
+			 what, m->handle, m->state, m->status, m->join_flags,
+			 m->addr_len, m->reserved);
+}
+
+/* The outputs of a successful command, which wrote them back. */
+static void check_outputs(struct worker *w, const struct call *c, int cmd)
+{
+	const uint8_t *a = c->argp;
+	struct rdma_mcm_query q;
+	uint32_t in = 0, out, next;
+	uint64_t mask = 0, got;
+
+	switch (cmd) {
+	case C_VERSION:
+		if (get32(a, OFF(rdma_mcm_version, abi_version)) !=
+		    RDMA_MCM_ABI_VERSION ||
+		    get32(a, OFF(rdma_mcm_version, reserved)))
+			violated(w, "VERSION: abi_version %u reserved %u",
+				 get32(a, OFF(rdma_mcm_version, abi_version)),
+				 get32(a, OFF(rdma_mcm_version, reserved)));
+		break;
+	case C_CREATE_CTX:
+		if (!get32(a, OFF(rdma_mcm_create_ctx, ctx_id)))
+			violated(w, "CREATE_CTX worked with ctx_id 0");
+		break;
+	case C_JOIN:
+		if (!get32(a, OFF(rdma_mcm_join, handle)))
+			violated(w, "JOIN worked with handle 0");
+		break;
+	case C_QUERY:
+		memcpy(&q, a, sizeof(q));
+		check_member(w, "QUERY", &q.member);
+		saved32(c, AT(rdma_mcm_query, handle), &in);
+		if (q.member.handle != in)
+			violated(w, "QUERY of handle %u reports handle %u",
+				 in, q.member.handle);
+		break;
+	case C_LIST:
+		saved32(c, AT(rdma_mcm_list, count), &in);
+		out = get32(a, OFF(rdma_mcm_list, count));
+		next = get32(a, OFF(rdma_mcm_list, next));
+		if (out > in || (out < in && next))
+			violated(w, "LIST of %u entries returned %u, next %u",
+				 in, out, next);
+		break;
+	case C_BATCH_JOIN:
+	case C_BATCH_LEAVE:
+		saved32(c, AT(rdma_mcm_batch, count), &in);
+		out = get32(a, OFF(rdma_mcm_batch, done));
+		if (out != in)
+			violated(w, "%s of %u entries worked with done %u",
+				 cmd_name[cmd], in, out);
+		break;
+	case C_SET_EVENTS:
+		saved64(c, AT(rdma_mcm_set_events, event_mask), &mask);
+		saved32(c, AT(rdma_mcm_set_events, event_size), &in);
+		got = get64(a, OFF(rdma_mcm_set_events, event_mask));
+		out = get32(a, OFF(rdma_mcm_set_events, event_size));
+		if (got != (mask & EVENTS_KNOWN) ||
+		    out != (in < EV_SIZE ? in : EV_SIZE))
+			violated(w, "SET_EVENTS mask 0x%llx size %u answered mask 0x%llx size %u",
+				 (unsigned long long)mask, in,
+				 (unsigned long long)got, out);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The argument: nothing but [@lo, @hi) may differ from what was passed,
+ * nor any canary byte after it.
+ */
+static void check_arg_bytes(struct worker *w, const struct call *c, int cmd,
+			    int err, size_t lo, size_t hi)
+{
+	size_t i, n = c->saved_len + c->canary;
+
+	w->st->args_checked++;
+	if (!memcmp(c->saved, c->argp, n))
+		return;
+	for (i = 0; i < n; i++) {
+		if (c->saved[i] == c->argp[i] || (i >= lo && i < hi))
+			continue;
+		violated(w, "%s of %zu bytes (%s) wrote byte %zu%s: 0x%02x -> 0x%02x",
+			 cmd < NR_CMDS ? cmd_name[cmd] : "?", c->usize,
+			 err ? strerrorname_np(err) : "worked", i,
+			 i >= c->saved_len ? " (past the caller's size)" : "",
+			 c->saved[i], c->argp[i]);
+		return;
+	}
+}
+
+/* The result of a batch entry @e, below done: into the histogram. */
+static void count_entry(struct worker *w, int cmd, const uint8_t *e)
+{
+	int32_t result;
+	uint32_t handle;
+	int hc = cmd == C_BATCH_JOIN ? C_JOIN_ENTRY : C_LEAVE_ENTRY;
+
+	if (cmd == C_BATCH_JOIN) {
+		memcpy(&result, e + AT(rdma_mcm_join_entry, result), 4);
+		memcpy(&handle, e + AT(rdma_mcm_join_entry, handle), 4);
+		if (!result && !handle)
+			violated(w, "BATCH_JOIN entry worked with handle 0");
+	} else {
+		memcpy(&result, e + AT(rdma_mcm_leave_entry, result), 4);
+	}
+	if (result > 0 || result < -4095) {
+		violated(w, "%s entry result %d", cmd_name[cmd], result);
+		return;
+	}
+	if (!result)
+		w->st->ok[hc]++;
+	else
+		w->st->err[hc][-result < MAX_ERRNO ? -result : MAX_ERRNO - 1]++;
+}
+
+/*
+ * The array of a batch: entries below @lim may have their outputs
+ * written, nothing else may change; entries below @done are counted.
+ */
+static void check_batch_array(struct worker *w, const struct call *c,
+			      int cmd, uint32_t esize, uint64_t lim,
+			      uint64_t done)
+{
+	const struct layout *l = cmd == C_BATCH_JOIN ? &join_entry_layout :
+							 &leave_entry_layout;
+	size_t i, n = c->arr_saved;
+	uint64_t k;
+
+	w->st->arrays_checked++;
+	for (k = 0; k < done && (k + 1) * esize <= n; k++)
+		count_entry(w, cmd, c->arr_at + k * esize);
+	if (!memcmp(c->saved_arr, c->arr_at, n))
+		return;
+	for (i = 0; i < n; i++) {
+		if (c->saved_arr[i] == c->arr_at[i])
+			continue;
+		k = i / esize;
+		if (k < lim && i % esize >= l->out_off &&
+		    i % esize < (size_t)l->out_off + l->out_len)
+			continue;
+		violated(w, "%s (entry_size %u, %llu written) changed byte %zu of entry %llu",
+			 cmd_name[cmd], esize, (unsigned long long)lim,
+			 i % esize, (unsigned long long)k);
+		return;
+	}
+}
+
+/*
+ * The array of a list: entries below @written hold members, with zeros
+ * after the kernel's size; nothing after them changed.
+ */
+static void check_list_array(struct worker *w, const struct call *c,
+			     uint32_t esize, uint64_t written)
+{
+	size_t i, n = c->arr_saved, from = written * esize;
+	struct rdma_mcm_member m;
+	uint64_t k;
+
+	w->st->arrays_checked++;
+	for (k = 0; k < written && (k + 1) * esize <= n; k++) {
+		memcpy(&m, c->arr_at + k * esize, sizeof(m));
+		check_member(w, "LIST", &m);
+		for (i = sizeof(m); i < esize; i++)
+			if (c->arr_at[k * esize + i]) {
+				violated(w, "LIST entry %llu (%u bytes): byte %zu is 0x%02x",
+					 (unsigned long long)k, esize, i,
+					 c->arr_at[k * esize + i]);
+				break;
+			}
+	}
+	if (from < n && memcmp(c->saved_arr + from, c->arr_at + from,
+			       n - from)) {
+		for (i = from; c->saved_arr[i] == c->arr_at[i]; i++)
+			;
+		violated(w, "LIST of %llu entries of %u bytes wrote byte %zu",
+			 (unsigned long long)written, esize, i);
+	}
+}
+
+/* Batch and list arrays. */
+static void check_array(struct worker *w, const struct call *c, int cmd,
+			int err, int ran)
+{
+	const struct layout *l = &layouts[cmd];
+	uint32_t esize = 0, count = 0, done;
+	uint64_t lim;
+
+	if (!c->arr_saved)
+		return;
+	saved32(c, l->entry_size - 1, &esize);
+	saved32(c, l->count - 1, &count);
+	if (!ran || err == ENOENT || err == EINVAL || err == E2BIG) {
+		/* refused before its first entry: nothing written */
+		w->st->arrays_checked++;
+		if (memcmp(c->saved_arr, c->arr_at, c->arr_saved))
+			violated(w, "%s failed with %s, yet its array changed",
+				 cmd_name[cmd],
+				 err ? strerrorname_np(err) : "0");
+		return;
+	}
+	if (cmd == C_LIST) {
+		if (!err)
+			check_list_array(w, c, esize,
+					 get32(c->argp, OFF(rdma_mcm_list,
+							    count)));
+		return;
+	}
+	/* the batch ran: done tells how far, when it was written back */
+	if (arg_writable(c)) {
+		done = get32(c->argp, OFF(rdma_mcm_batch, done));
+		lim = (uint64_t)done + (err == EFAULT);
+	} else {
+		done = 0;
+		lim = count;
+	}
+	check_batch_array(w, c, cmd, esize, lim, done);
+}
+
+/*
+ * After the ioctl @c, classified as @cmd, returned @err; @raced: the
+ * file may not have been the device's the whole call long.
+ */
+void check_call(struct worker *w, struct call *c, int cmd, int err,
+		int raced)
+{
+	const struct layout *l;
+	size_t lo = 0, hi = 0, kept;
+	uint32_t done;
+	int ran;
+
+	if (!raced)
+		check_errno(w, c, cmd, err);
+	if (cmd >= NR_IOCTLS) {
+		if (c->saved_len || c->canary)
+			check_arg_bytes(w, c, cmd, err, 0, 0);
+		return;
+	}
+	l = &layouts[cmd];
+	ran = handler_ran(c, cmd, err);
+	kept = c->usize < l->size ? c->usize : l->size;
+	if (!err && (_IOC_DIR(c->ioc) & _IOC_READ)) {
+		lo = l->out_off;
+		hi = l->out_off + l->out_len < kept ? l->out_off + l->out_len :
+						      kept;
+		check_outputs(w, c, cmd);
+	} else if (err == EFAULT && c->arg_cut &&
+		   !(_IOC_DIR(c->ioc) & _IOC_WRITE)) {
+		/*
+		 * Nothing was read in (VERSION): the write-back itself ran
+		 * into the guard page, after writing what it could.
+		 */
+		hi = kept;
+	} else if (err && is_batch(cmd) && ran && arg_writable(c)) {
+		lo = AT(rdma_mcm_batch, done);
+		hi = lo + sizeof(uint32_t);
+		done = get32(c->argp, OFF(rdma_mcm_batch, done));
+		if ((err == ENOENT || err == EINVAL || err == E2BIG) && done)
+			violated(w, "%s failed with %s before its first entry, done %u, not 0",
+				 cmd_name[cmd], strerrorname_np(err), done);
+	}
+	if (c->saved_len || c->canary)
+		check_arg_bytes(w, c, cmd, err, lo, hi);
+	if (cmd == c->op && (cmd == C_LIST || is_batch(cmd)))
+		check_array(w, c, cmd, err, ran);
+}

@@ -29,11 +29,15 @@
  * known cause are checked too: an argument shorter than its first version
  * is EINVAL, a longer one with a non-zero tail E2BIG, an unknown command
  * ENOTTY, SET_EVENTS with a non-zero reserved field or an event size
- * below 72 EINVAL (else it works), and CREATE_CTX with any source port
- * fails for none of the port's reasons (EADDRINUSE, EACCES, EINVAL).
+ * below 72 EINVAL (else it works), CREATE_CTX with any source port fails
+ * for none of the port's reasons (EADDRINUSE, EACCES, EINVAL), and no
+ * command fails with EIO: that is an rdma_cm error the module did not
+ * expect, i.e. an argument it should have refused itself.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
@@ -173,6 +177,33 @@ static int tail_nonzero(const struct call *c, size_t from)
 	return 0;
 }
 
+/* The source address CREATE_CTX was given, as text. */
+static const char *src_text(const struct call *c, char *buf, size_t len)
+{
+	struct sockaddr_in6 sin6;
+	struct sockaddr_in sin;
+	const uint8_t *a = c->saved + AT(rdma_mcm_create_ctx, src);
+	char ip[INET6_ADDRSTRLEN];
+	uint16_t family;
+
+	snprintf(buf, len, "?");
+	if (c->saved_len < sizeof(struct rdma_mcm_create_ctx))
+		return buf;
+	memcpy(&family, a, sizeof(family));
+	if (family == AF_INET) {
+		memcpy(&sin, a, sizeof(sin));
+		inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof(ip));
+		snprintf(buf, len, "%s", ip);
+	} else if (family == AF_INET6) {
+		memcpy(&sin6, a, sizeof(sin6));
+		inet_ntop(AF_INET6, &sin6.sin6_addr, ip, sizeof(ip));
+		snprintf(buf, len, "%s scope %u", ip, sin6.sin6_scope_id);
+	} else {
+		snprintf(buf, len, "family %u", family);
+	}
+	return buf;
+}
+
 /* The errnos whose cause the fuzzer knows; the file was the device's. */
 static void check_errno(struct worker *w, const struct call *c, int cmd,
 			int err)
@@ -180,6 +211,7 @@ static void check_errno(struct worker *w, const struct call *c, int cmd,
 	const struct layout *l;
 	uint32_t rsv, size;
 	unsigned int port;
+	char text[80];
 	int want = -1;
 
 	if (cmd == C_UNKNOWN) {
@@ -191,6 +223,14 @@ static void check_errno(struct worker *w, const struct call *c, int cmd,
 	if (cmd >= NR_IOCTLS)
 		return;
 	l = &layouts[cmd];
+	/*
+	 * EIO is an rdma_cm error the module did not expect (the kernel log
+	 * names it): an argument it let through unchecked.
+	 */
+	if (err == EIO)
+		violated(w, "%s: EIO, an rdma_cm error the module did not expect (source %s)",
+			 cmd_name[cmd], cmd == C_CREATE_CTX ?
+			 src_text(c, text, sizeof(text)) : "-");
 	if (c->usize < l->ver0)
 		want = EINVAL;
 	else if ((_IOC_DIR(c->ioc) & _IOC_WRITE) && c->arg_where != W_BAD &&

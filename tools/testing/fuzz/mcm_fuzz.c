@@ -558,7 +558,7 @@ static void one_call(struct worker *w)
 	check_call(w, &c, cmd, err, raced);
 	if (locked) {
 		if (cmd == C_SET_EVENTS && !raced)
-			model_set_events(w, s, &c, err);
+			model_set_events(s, &c, err);
 		pthread_mutex_unlock(&s->lock);
 	}
 	if (!peer && !raced &&

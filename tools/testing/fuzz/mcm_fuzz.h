@@ -262,8 +262,7 @@ void del_member(struct worker *w, struct slot *s, uint32_t ctx_id,
 struct ctx pick_ctx(struct worker *w, struct slot *s);
 uint32_t pick_handle(struct worker *w, struct slot *s, uint32_t ctx_id,
 		     int *group);
-void model_set_events(struct worker *w, struct slot *s, struct call *c,
-		      int err);
+void model_set_events(struct slot *s, const struct call *c, int err);
 void model_read(struct worker *w, struct slot *s, const uint8_t *buf,
 		size_t len, ssize_t ret, int err);
 

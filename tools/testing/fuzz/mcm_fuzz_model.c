@@ -288,13 +288,11 @@ uint32_t pick_handle(struct worker *w, struct slot *s, uint32_t ctx_id,
  * EFAULT on a read-only argument: the kernel took it and could not write
  * the answer back (a refused one fails before that, with its own errno).
  */
-void model_set_events(struct worker *w, struct slot *s, struct call *c,
-		      int err)
+void model_set_events(struct slot *s, const struct call *c, int err)
 {
 	uint64_t mask;
 	uint32_t size;
 
-	(void)w;
 	if (err && (err != EFAULT || c->arg_where != W_RO))
 		return;
 	if (!saved64(c, AT(rdma_mcm_set_events, event_mask), &mask) ||

@@ -274,7 +274,7 @@ static void *thread_main(void *arg)
 	struct thread *t = arg;
 
 	t->own.own = true;
-	if (file_open(t, &t->own)) {
+	if (file_open(&t->own)) {
 		violated(t, "opening %s: %s", DEV, strerror(errno));
 		return NULL;
 	}
@@ -311,7 +311,7 @@ static int process_main(unsigned int p, struct stats *out)
 	struct file *shared = calloc(1, sizeof(*shared));
 	unsigned int i;
 
-	if (!t || !shared || file_open(NULL, shared)) {
+	if (!t || !shared || file_open(shared)) {
 		perror("mcm_stress");
 		return 1;
 	}

@@ -135,7 +135,7 @@ void unlock_shared(struct file *f);
 void held_add(struct thread *t, long n);
 
 /* mcm_stress_ops.c */
-int file_open(struct thread *t, struct file *f);
+int file_open(struct file *f);
 struct ctxinfo *ctx_find(struct file *f, uint32_t id);
 struct live *live_find(struct file *f, uint64_t cookie);
 void op_create(struct thread *t, struct file *f);

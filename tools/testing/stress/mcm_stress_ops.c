@@ -36,9 +36,8 @@
 
 #define FILL		0x5a	/* what the arrays hold before a call */
 
-int file_open(struct thread *t, struct file *f)
+int file_open(struct file *f)
 {
-	(void)t;
 	f->fd = open(DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	f->nctx = 0;
 	f->nlive = 0;
@@ -582,7 +581,7 @@ void op_close(struct thread *t, struct file *f)
 {
 	held_add(t, -f->nlive);
 	count(t, C_CLOSE, close(f->fd) ? errno : 0);
-	if (file_open(t, f))
+	if (file_open(f))
 		violated(t, "reopening %s: %s", DEV, strerror(errno));
 	else
 		negotiate(t, f, t->all_events);

@@ -660,6 +660,16 @@ long rdma_mcm_cdev_dispatch(struct rdma_mcm_ufile *file, unsigned int cmd,
 			return ret;
 	}
 	/*
+	 * Where the result goes must be writable before anything is done
+	 * (its own bytes are written back, a no-op): a batch's joins, or a
+	 * context, are not made for a caller who cannot learn of them. Only
+	 * another thread unmapping the argument during the call can still
+	 * make the final copy fail; undo() covers what can be undone.
+	 */
+	if ((_IOC_DIR(cmd) & _IOC_READ) &&
+	    copy_to_user(argp, &arg, min(usize, desc->size)))
+		return -EFAULT;
+	/*
 	 * The result is written back under the file's mutex, so that what
 	 * the caller cannot learn (a new context id, a handle) is undone
 	 * before anyone else can act on it: EFAULT means "nothing made".

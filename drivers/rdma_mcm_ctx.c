@@ -92,18 +92,17 @@ void rdma_mcm_ctx_lose_device(struct rdma_mcm_ctx *ctx)
 }
 
 /**
- * rdma_mcm_ctx_lose_device_sync() - take the device away and wait for it
+ * rdma_mcm_ctx_wait_device_lost() - wait for rdma_mcm_ctx_lose_device()
  * @ctx: the context; the caller holds a reference
  *
  * Returns once the ULP's callbacks have run and the context's rdma_cm_ids
- * are gone, unless the context's rdma_mcm_open() has not returned yet:
+ * are gone, unless the context's rdma_mcm_open() has not finished yet:
  * then its work does this as soon as it has.
  *
  * Context: process context; sleeps. Not from a callback of the context.
  */
-void rdma_mcm_ctx_lose_device_sync(struct rdma_mcm_ctx *ctx)
+void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx)
 {
-	rdma_mcm_ctx_lose_device(ctx);
 	flush_work(&ctx->work);
 }
 
@@ -113,8 +112,8 @@ void rdma_mcm_ctx_lose_device_sync(struct rdma_mcm_ctx *ctx)
  *
  * Detaches every QP, drops every address handle's GID reference, fails
  * every JOINING and JOINED membership with -ENODEV and queues
- * ->device_removed(). Does nothing on a closing context or one without a
- * device.
+ * ->device_removed(). Does nothing on a closing context or one that lost
+ * its device already.
  *
  * Context: the context's work.
  */
@@ -288,9 +287,10 @@ EXPORT_SYMBOL_GPL(rdma_mcm_open);
  * is cancelled), destroys the context's rdma_cm_ids and waits for a
  * callback in flight to return. No callback of @ctx runs after
  * rdma_mcm_close() returns, and @ctx must not be used again. The device
- * may go as soon as the ids are destroyed: a ULP frees its own verbs
- * objects on the device before it closes, or right after (a QP attached
- * through rdma_mcm_join() is detached by close; destroy it afterwards).
+ * may go as soon as the ids are destroyed, and close does not call
+ * &rdma_mcm_ops.device_removed: a ULP releases its own verbs objects on
+ * the device before it closes (leaving first the memberships that carry
+ * its QP, which detaches it; see &struct rdma_mcm_ops).
  *
  * Called from one of @ctx's own callbacks, it does all of this but the
  * wait, and the context is freed once the callback returns.

@@ -4,8 +4,11 @@
  *
  * rdma_mcm's ib_client sees every RDMA device come and go. ib_core removes
  * the clients of an unregistering device in the reverse order of their
- * registration, and rdma_mcm registers after rdma_cm (it depends on it),
- * so rdma_mcm hears of a removal before rdma_cm does: .remove marks the
+ * registration, and rdma_mcm registers after rdma_cm (it depends on it)
+ * and after ib_uverbs (a soft dependency makes modprobe load ib_uverbs
+ * first), so rdma_mcm hears of a removal before rdma_cm does, and before
+ * ib_uverbs starts waiting for userspace to let go of the device (drivers
+ * without disassociate_ucontext, rxe among them): .remove marks the
  * device as going, tells every context bound to it (each context's work
  * runs the ULP's ->error() and ->device_removed() callbacks and destroys
  * its rdma_cm_ids), and waits for them. rdma_cm's DEVICE_REMOVAL event is
@@ -30,6 +33,8 @@
  * struct rdma_mcm_dev - an RDMA device rdma_mcm knows
  * @node: entry in rdma_mcm_devs, or in rdma_mcm_gone once removed
  * @device: the device
+ * @index: its index in ib_core: a device registered again where a removed
+ *	one was has another
  * @removing: its unregistration has begun: no context may bind to it
  *
  * ib_core says when a device's unregistration begins, not when it ends:
@@ -41,6 +46,7 @@
 struct rdma_mcm_dev {
 	struct list_head node;
 	struct ib_device *device;
+	u32 index;
 	bool removing;
 };
 
@@ -69,7 +75,10 @@ static struct rdma_mcm_dev *rdma_mcm_dev_find(struct ib_device *device)
 {
 	struct rdma_mcm_dev *dev = rdma_mcm_dev_find_in(&rdma_mcm_devs, device);
 
-	return dev ?: rdma_mcm_dev_find_in(&rdma_mcm_gone, device);
+	if (dev)
+		return dev;
+	dev = rdma_mcm_dev_find_in(&rdma_mcm_gone, device);
+	return dev && dev->index == device->index ? dev : NULL;
 }
 
 /**
@@ -83,22 +92,27 @@ static struct rdma_mcm_dev *rdma_mcm_dev_find(struct ib_device *device)
  */
 int rdma_mcm_dev_add(struct ib_device *device)
 {
-	struct rdma_mcm_dev *dev = kzalloc(sizeof(*dev), GFP_KERNEL), *old;
+	struct rdma_mcm_dev *dev, *old;
 
-	if (!dev)
-		return -ENOMEM;
-	dev->device = device;
+	/* a new device where a removed one was: forget that one first */
 	spin_lock(&rdma_mcm_dev_lock);
-	/* a new device where a removed one was */
 	old = rdma_mcm_dev_find_in(&rdma_mcm_gone, device);
 	if (old) {
 		list_del(&old->node);
 		rdma_mcm_nr_gone--;
 	}
+	spin_unlock(&rdma_mcm_dev_lock);
+	kfree(old);
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	dev->device = device;
+	dev->index = device->index;
+	spin_lock(&rdma_mcm_dev_lock);
 	list_add_tail(&dev->node, &rdma_mcm_devs);
 	rdma_mcm_nr_devs++;
 	spin_unlock(&rdma_mcm_dev_lock);
-	kfree(old);
 	pr_debug("device %s added\n", dev_name(&device->dev));
 	return 0;
 }
@@ -133,9 +147,12 @@ void rdma_mcm_dev_remove(struct ib_device *device)
 	}
 	spin_unlock(&rdma_mcm_dev_lock);
 
+	/* every context at once (their works run in parallel), then wait */
+	list_for_each_entry(ctx, &gone, gone_node)
+		rdma_mcm_ctx_lose_device(ctx);
 	list_for_each_entry_safe(ctx, tmp, &gone, gone_node) {
 		list_del(&ctx->gone_node);
-		rdma_mcm_ctx_lose_device_sync(ctx);
+		rdma_mcm_ctx_wait_device_lost(ctx);
 		rdma_mcm_ctx_put(ctx);
 	}
 	pr_debug("device %s removed; %u contexts lost it\n",

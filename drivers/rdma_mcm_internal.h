@@ -219,7 +219,7 @@ struct rdma_mcm_membership {
  * @cb_member: the member whose callback is running, or NULL
  * @cb_task: the task running a callback, or NULL
  * @cb_wq: woken when a callback returns
- * @open_done: rdma_mcm_open() has returned: callbacks may run
+ * @open_done: rdma_mcm_open() has done its work: callbacks may run
  * @closing: rdma_mcm_close() was called: no more callbacks or joins
  * @device_lost: the device went away; joins fail with -ENODEV
  * @device_lost_pending: the work must take the device away
@@ -288,7 +288,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 					   const struct rdma_mcm_backend *be);
 void rdma_mcm_ctx_put(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_lose_device(struct rdma_mcm_ctx *ctx);
-void rdma_mcm_ctx_lose_device_sync(struct rdma_mcm_ctx *ctx);
+void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_flush(void);

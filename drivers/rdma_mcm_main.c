@@ -62,3 +62,9 @@ MODULE_LICENSE("Dual BSD/GPL");
 MODULE_AUTHOR("The rdma_mcm developers");
 MODULE_DESCRIPTION("RDMA multicast membership manager");
 MODULE_VERSION(RDMA_MCM_VERSION);
+/*
+ * ib_uverbs first: rdma_mcm's ib_client must register after uverbs' so
+ * that ib_core tells rdma_mcm of a device's removal before uverbs waits
+ * for userspace (rdma_mcm_device.c).
+ */
+MODULE_SOFTDEP("pre: ib_uverbs");

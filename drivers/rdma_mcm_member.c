@@ -69,6 +69,17 @@ void rdma_mcm_member_put(struct rdma_mcm_membership *mb)
 	atomic_dec(&rdma_mcm_live_members);
 }
 
+/*
+ * A member on its way out (LEAVING, between its state change and its
+ * erasure from the handle table) is no longer a member to callers.
+ */
+static bool rdma_mcm_member_visible(const struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&mb->ctx->lock);
+	return mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED ||
+	       mb->state == RDMA_MCM_ERROR;
+}
+
 static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
 			       struct rdma_mcm_member_info *info)
 {
@@ -104,6 +115,9 @@ static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
 void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 			  struct rdma_mcm_membership *mb, bool cm_leave)
 {
+	struct rdma_ah_attr ah_attr;
+	bool had_ah;
+
 	lockdep_assert_held(&ctx->mutex);
 
 	spin_lock_bh(&ctx->lock);
@@ -112,7 +126,20 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 		list_del_init(&mb->pending_node);
 		mb->pending = 0;
 	}
+	/*
+	 * The GID reference goes now, under the mutex, not with the last
+	 * reference: once out of the tables, a device's loss no longer sees
+	 * this member, and the device must not wait on (nor be outlived by)
+	 * a caller still in the barrier below. A callback in flight holds a
+	 * reference of its own.
+	 */
+	had_ah = mb->have_ah;
+	ah_attr = mb->ah_attr;
+	mb->have_ah = false;
+	memset(&mb->ah_attr, 0, sizeof(mb->ah_attr));
 	spin_unlock_bh(&ctx->lock);
+	if (had_ah)
+		rdma_destroy_ah_attr(&ah_attr);
 	/*
 	 * Not under ctx->lock, which softirq context may take: the xarray's
 	 * lock is not softirq-safe. An event that still finds the member
@@ -334,6 +361,9 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		mb->pending = 0;
 		spin_unlock_bh(&ctx->lock);
 		xa_erase(&ctx->members, mb->handle);
+		/* a reader that found it under ctx->lock is done with it now */
+		spin_lock_bh(&ctx->lock);
+		spin_unlock_bh(&ctx->lock);
 		goto err_slot;
 	}
 	*handle = mb->handle;
@@ -461,8 +491,8 @@ int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
  * @handle: the membership
  * @info: filled with a snapshot
  *
- * Context: any context but hard interrupt (a CQ's softirq handler may
- * call it); does not sleep.
+ * Context: process or softirq context (a CQ's softirq handler may call
+ * it), not with hard interrupts disabled; does not sleep.
  * Return: 0, or -EADDRNOTAVAIL when @ctx has no membership @handle.
  */
 int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
@@ -473,7 +503,7 @@ int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
 
 	spin_lock_bh(&ctx->lock);
 	mb = xa_load(&ctx->members, handle);
-	if (mb) {
+	if (mb && rdma_mcm_member_visible(mb)) {
 		rdma_mcm_fill_info(mb, info);
 		ret = 0;
 	}
@@ -494,7 +524,8 @@ EXPORT_SYMBOL_GPL(rdma_mcm_query);
  * Memberships are returned in handle order; each is a consistent snapshot,
  * the page as a whole is not.
  *
- * Context: any context but hard interrupt; does not sleep.
+ * Context: process or softirq context, not with hard interrupts
+ * disabled; does not sleep.
  * Return: the number of snapshots written.
  */
 int rdma_mcm_list(struct rdma_mcm_ctx *ctx, u32 start,
@@ -508,6 +539,8 @@ int rdma_mcm_list(struct rdma_mcm_ctx *ctx, u32 start,
 	*next = 0;
 	spin_lock_bh(&ctx->lock);
 	xa_for_each_start(&ctx->members, idx, mb, start) {
+		if (!rdma_mcm_member_visible(mb))
+			continue;
 		if (n == max) {
 			*next = idx;
 			break;

@@ -37,6 +37,36 @@ void rdma_mcm_notify(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
 	mb->pending |= what;
 }
 
+/*
+ * What a membership's ERROR reports, from a MULTICAST_ERROR's status: the
+ * table "Membership status" of Documentation/uapi.rst.
+ *  -ENETRESET     a port or SM event (ib_sa: port error, LID or SM
+ *                 change, client reregister), or an SA query flushed by
+ *                 one (-EINTR)
+ *  -ETIMEDOUT     the SA did not answer
+ *  -ECONNREFUSED  the SA refused the join (-EINVAL: an error MAD status,
+ *                 or a record that does not match the group's)
+ *  -ENOMEM, -ENODEV as they are; anything else -EIO (logged)
+ */
+static int rdma_mcm_mc_status(int status)
+{
+	switch (status) {
+	case -ENETRESET:
+	case -ETIMEDOUT:
+	case -ENOMEM:
+	case -ENODEV:
+		return status;
+	case -EINTR:
+		return -ENETRESET;
+	case -EINVAL:
+		return -ECONNREFUSED;
+	default:
+		pr_warn_ratelimited("unexpected multicast error status %d, reported as -EIO\n",
+				    status);
+		return -EIO;
+	}
+}
+
 static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 			      struct rdma_mcm_slot *slot,
 			      struct rdma_cm_event *event)
@@ -64,7 +94,7 @@ static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 		if (mb->state != RDMA_MCM_JOINING && mb->state != RDMA_MCM_JOINED)
 			goto out;
 		rdma_mcm_set_state(mb, RDMA_MCM_ERROR,
-				   event->status ? event->status : -EIO);
+				   rdma_mcm_mc_status(event->status));
 		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
 	}
 	queued = true;
@@ -200,7 +230,8 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 		info.mgid = mb->mgid;
 		info.mlid = mb->mlid;
 		info.qkey = mb->qkey;
-		info.ah_attr = mb->ah_attr; /* our reference, valid meanwhile */
+		/* a reference of its own: a leave drops the member's */
+		rdma_copy_ah_attr(&info.ah_attr, &mb->ah_attr);
 	}
 	spin_unlock_bh(&ctx->lock);
 
@@ -208,6 +239,7 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 	if (want == RDMA_MCM_JOINED) {
 		if (ctx->ops->joined)
 			ctx->ops->joined(ctx->priv, &info);
+		rdma_destroy_ah_attr(&info.ah_attr);
 	} else if (ctx->ops->error) {
 		ctx->ops->error(ctx->priv, mb->handle, mb->context, status);
 	}

@@ -27,14 +27,16 @@ MODULE_PARM_DESC(slot_size,
  * rdma_bind_addr()'s errors, as rdma_mcm documents them: the address is
  * on no netdev of the namespace (or rdma_cm's UDP port space of the
  * namespace is exhausted): -EADDRNOTAVAIL; its netdev has no RDMA device:
- * -ENODEV; -ENOMEM. Anything else is not expected of a fresh UD id bound
- * to a checked address.
+ * -ENODEV; the address cannot be bound as given (an IPv6 link-local
+ * address without a scope id): -EINVAL; -ENOMEM. Anything else is not
+ * expected of a fresh UD id.
  */
 static int rdma_mcm_bind_errno(int err)
 {
 	switch (err) {
 	case -EADDRNOTAVAIL:
 	case -ENODEV:
+	case -EINVAL:
 	case -ENOMEM:
 		return err;
 	default:

@@ -61,13 +61,45 @@ static void mcm_join_errno_map(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
+/* A MULTICAST_ERROR's status, and what a membership in error reports */
+static const struct mcm_errno_case mcm_status_cases[] = {
+	{ "-ENETRESET (port or SM event) stays", -ENETRESET, -ENETRESET },
+	{ "-ETIMEDOUT (SA silent) stays", -ETIMEDOUT, -ETIMEDOUT },
+	{ "-EINTR (SA query flushed) is -ENETRESET", -EINTR, -ENETRESET },
+	{ "-EINVAL (SA refused) is -ECONNREFUSED", -EINVAL, -ECONNREFUSED },
+	{ "-ENOMEM stays", -ENOMEM, -ENOMEM },
+	{ "-EBADMSG is unexpected: -EIO", -EBADMSG, -EIO },
+};
+
+KUNIT_ARRAY_PARAM(mcm_status, mcm_status_cases, mcm_errno_to_desc);
+
+/* rdma_cm's error statuses reach the ULP as documented statuses. */
+static void mcm_status_map(struct kunit *test)
+{
+	const struct mcm_errno_case *c = test->param_value;
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open(test);
+	struct rdma_mcm_member_info info;
+	u32 h;
+
+	h = mcm_join(test, ctx, MCM_GROUP(5), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(5)),
+			  c->from_rdma_cm, false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.errors, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.last_status, c->expected);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, h, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.status, c->expected);
+	rdma_mcm_close(ctx);
+}
+
 static const struct mcm_errno_case mcm_bind_errno_cases[] = {
 	{ "-EADDRNOTAVAIL stays", -EADDRNOTAVAIL, -EADDRNOTAVAIL },
 	{ "-ENODEV stays", -ENODEV, -ENODEV },
 	{ "-ENOMEM stays", -ENOMEM, -ENOMEM },
 	{ "-EADDRINUSE is unexpected: -EIO", -EADDRINUSE, -EIO },
 	{ "-EACCES is unexpected: -EIO", -EACCES, -EIO },
-	{ "-EINVAL is unexpected: -EIO", -EINVAL, -EIO },
+	{ "-EINVAL (IPv6 link-local without scope) stays", -EINVAL, -EINVAL },
 };
 
 KUNIT_ARRAY_PARAM(mcm_bind_errno, mcm_bind_errno_cases, mcm_errno_to_desc);
@@ -370,6 +402,7 @@ static void mcm_query_list_from_softirq(struct kunit *test)
 static struct kunit_case rdma_mcm_contract_cases[] = {
 	KUNIT_CASE_PARAM(mcm_join_errno_map, mcm_join_errno_gen_params),
 	KUNIT_CASE_PARAM(mcm_bind_errno_map, mcm_bind_errno_gen_params),
+	KUNIT_CASE_PARAM(mcm_status_map, mcm_status_gen_params),
 	KUNIT_CASE(mcm_join_einval_during_removal_is_enodev),
 	KUNIT_CASE(mcm_join_port_without_multicast),
 	KUNIT_CASE(mcm_source_port_ignored),

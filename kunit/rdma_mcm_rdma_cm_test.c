@@ -459,12 +459,22 @@ static void test_vulp_open(struct kunit *test, struct test_vulp *v)
 	mutex_unlock(&v->lock);
 }
 
+/* rdma_mcm's order: leave what carries the QP, release, then close. */
 static void test_vulp_close(struct test_vulp *v)
 {
-	rdma_mcm_close(v->ctx);
+	struct rdma_mcm_member_info info[4];
+	u32 next;
+	int i, n;
+
+	do {
+		n = rdma_mcm_list(v->ctx, 0, info, ARRAY_SIZE(info), &next);
+		for (i = 0; i < n; i++)
+			rdma_mcm_leave(v->ctx, info[i].handle);
+	} while (n);
 	mutex_lock(&v->lock);
 	test_vulp_release(v);
 	mutex_unlock(&v->lock);
+	rdma_mcm_close(v->ctx);
 }
 
 /*

@@ -98,10 +98,20 @@ struct rdma_mcm_join_info {
  *	the device, this callback has not run yet and will wait for the lock.
  *
  * Callbacks run in process context on rdma_mcm's workqueue, one at a time
- * per context, never under a lock of rdma_mcm's, and never before
- * rdma_mcm_open() has returned. They may sleep, and may call
- * rdma_mcm_join(), rdma_mcm_leave() and rdma_mcm_close() on their own
- * context. Any of them may be NULL.
+ * per context, never under a lock of rdma_mcm's, and not before
+ * rdma_mcm_open() has done its work, but possibly before its caller has
+ * stored the context it returns: @priv must be ready before
+ * rdma_mcm_open() is called. They may sleep, and may call rdma_mcm_join(),
+ * rdma_mcm_leave() and rdma_mcm_close() on their own context. Any of them
+ * may be NULL.
+ *
+ * Closing a context tells nothing to ->device_removed(), and the device may
+ * go as soon as rdma_mcm_close() has destroyed the context's ids: a ULP
+ * releases its verbs objects on the device *before* it closes. As a QP
+ * attached to a group cannot be destroyed, the order is: leave the
+ * memberships that carry a QP (a leave detaches it), release the verbs
+ * objects (under the lock ->device_removed() takes, which may have
+ * released them already), then rdma_mcm_close().
  */
 struct rdma_mcm_ops {
 	void (*joined)(void *priv, const struct rdma_mcm_join_info *info);

@@ -305,19 +305,44 @@ static int tulp_open(const char *arg)
 	tulp.ctx = ctx;
 	ret = tulp_verbs_up();
 	if (ret) {
-		rdma_mcm_close(ctx);
+		rdma_mcm_close(ctx);	/* no verbs object was made */
 		tulp.ctx = NULL;
 	}
 	return ret;
 }
 
+/* Leave every membership that carries the QP: each leave detaches it. */
+static void tulp_leave_attached(void)
+{
+	struct rdma_mcm_member_info info[8];
+	u32 start = 0, next;
+	int i, n;
+
+	do {
+		n = rdma_mcm_list(tulp.ctx, start, info, ARRAY_SIZE(info),
+				  &next);
+		for (i = 0; i < n; i++)
+			if (info[i].qp_attached ||
+			    info[i].join_type == RDMA_MCM_FULLMEMBER)
+				rdma_mcm_leave(tulp.ctx, info[i].handle);
+		start = next;
+	} while (next);
+}
+
+/*
+ * rdma_mcm's order: the device may go as soon as close destroyed the
+ * context's ids, and close tells no ->device_removed(). So the verbs
+ * objects go first (the QP once detached), under the lock that
+ * ->device_removed() takes, then the context.
+ */
 static void tulp_close(void)
 {
 	if (!tulp.ctx)
 		return;
+	tulp_leave_attached();
+	tulp_verbs_down();
 	rdma_mcm_close(tulp.ctx);
 	tulp.ctx = NULL;
-	tulp_verbs_down();
 }
 
 /* Join or leave N consecutive groups from @first; the time is reported. */

@@ -21,13 +21,18 @@ all_gone() {
 		! grep -qw '^rdma_mcm' /proc/modules
 }
 
-plan 14
+plan 16
 ok "depmod knows rdma_mcm" depmod_knows
 ok "modinfo license is Dual BSD/GPL" [ "$(field license)" = "Dual BSD/GPL" ]
 ok "modinfo version is $EXPECTED_VERSION" [ "$(field version)" = "$EXPECTED_VERSION" ]
 ok "modinfo has a description" [ -n "$(field description)" ]
 ok "modinfo has an author" [ -n "$(field author)" ]
 ok "modinfo depends on ib_core" depends_on ib_core
+# ib_uverbs' ib_client must register before rdma_mcm's (DEVICE_REMOVED
+# reaches userspace before uverbs waits for it): modprobe loads it first
+ok "modinfo softdep: pre: ib_uverbs" bash -c "modinfo -F softdep rdma_mcm | grep -q 'pre: ib_uverbs'"
+ok "modprobe --show-depends loads ib_uverbs before rdma_mcm" \
+	bash -c "modprobe --show-depends rdma_mcm | awk '/ib_uverbs.ko/ { u = NR } /rdma_mcm.ko/ { m = NR } END { exit !(u && m && u < m) }'"
 
 for round in 1 2; do
 	check "round $round: modprobe rdma_mcm" modprobe rdma_mcm

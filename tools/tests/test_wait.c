@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Unit tests of waiting: a caught signal (SA_RESTART or not) does not end
- * a blocking wait early. A timer sends SIGALRM every millisecond to the
- * test's thread; a helper thread (SIGALRM blocked) completes the join once
- * the waiter has caught a number of signals. No assertion on time: the
- * deadlines only bound a broken run.
+ * a blocking wait early.
+ *
+ * A timer sends SIGALRM every millisecond. The waiting thread raises
+ * in_call right before the blocking call (join_sync, a blocking get_event,
+ * wait_event) and lowers it right after; the handler counts a signal only
+ * while it is raised. The fake holds the membership's event back: a
+ * helper thread (SIGALRM blocked, so that the waiter gets every signal)
+ * queues it only once SIGNALS_IN_CALL signals have been caught inside the
+ * call. The call can only return success after that many signals hit it,
+ * and since it blocks in poll() for all but a few microseconds of that
+ * time, they interrupted its wait. No assertion on time: the deadlines
+ * only bound a broken run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,17 +29,20 @@
 #include "rdma_mcm_priv.h"
 #include "tutil.h"
 
-#define SIGNALS_BEFORE	20
+#define SIGNALS_IN_CALL	20
 
 /* lock-free, so also safe in a signal handler */
-static atomic_int caught;
+static atomic_int in_call;	/* the waiter is inside the blocking call */
+static atomic_int caught;	/* signals caught while it was */
+static atomic_int returned;	/* the blocking call has returned */
 
 static void on_alarm(int sig)
 {
 	int saved = errno;
 
 	(void)sig;
-	atomic_fetch_add(&caught, 1);
+	if (atomic_load(&in_call))
+		atomic_fetch_add(&caught, 1);
 	errno = saved;
 }
 
@@ -47,97 +58,138 @@ static void ticks(int on, int restart)
 	sigaction(SIGALRM, &sa, NULL);
 	if (!on)
 		memset(&it, 0, sizeof(it));
-	atomic_store(&caught, 0);
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
-struct completer {
+/* The membership whose event the fake holds back */
+struct holder {
 	pthread_t thread;
 	uint32_t ctx_id;
 	uint32_t handle;
 	int32_t status;
+	int released;		/* its event was queued */
 };
 
-static void *complete_later(void *arg)
+static void *hold_then_release(void *arg)
 {
-	struct completer *c = arg;
+	struct holder *h = arg;
 	struct timespec ms = { 0, 1000000 };
 	int64_t end = now_ms() + 10000;
 
-	while (atomic_load(&caught) < SIGNALS_BEFORE && now_ms() < end)
+	/* a call that returned early will not see its event: stop */
+	while (!atomic_load(&returned) && now_ms() < end) {
+		if (atomic_load(&caught) >= SIGNALS_IN_CALL &&
+		    !fake_complete(h->ctx_id, h->handle, h->status)) {
+			h->released = 1;
+			break;
+		}
 		nanosleep(&ms, NULL);
-	fake_complete(c->ctx_id, c->handle, c->status);
+	}
 	return NULL;
 }
 
 /* The helper thread, with SIGALRM blocked so that the waiter gets it */
-static void start_completer(struct completer *c)
+static void start_holder(struct holder *h)
 {
 	sigset_t set, old;
 
+	atomic_store(&in_call, 0);
+	atomic_store(&caught, 0);
+	atomic_store(&returned, 0);
 	sigemptyset(&set);
 	sigaddset(&set, SIGALRM);
 	pthread_sigmask(SIG_BLOCK, &set, &old);
-	if (pthread_create(&c->thread, NULL, complete_later, c))
+	if (pthread_create(&h->thread, NULL, hold_then_release, h))
 		abort();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-static void join_sync_signals(int restart)
+enum wait_kind { JOIN_SYNC, GET_EVENT, WAIT_EVENT };
+
+/*
+ * One blocking call of @kind under SIGALRM, @restart with SA_RESTART or
+ * not; its event is released only after SIGNALS_IN_CALL signals caught
+ * inside the call.
+ */
+static void wait_through_signals(enum wait_kind kind, int restart)
 {
 	struct sockaddr_storage g = addr("239.9.1.1");
-	struct completer c = { .handle = 1 };
+	struct holder h = { .handle = 1 };
 	struct rdma_mcm_channel *ch;
 	struct rdma_mcm_event ev;
 	int ret, n;
 
-	ch = setup(0, &c.ctx_id);
-	/* the fake's first handle is 1: complete it from the helper */
+	/* wait_event waits whatever the channel's mode: make it O_NONBLOCK */
+	ch = setup(kind == WAIT_EVENT ? O_NONBLOCK : 0, &h.ctx_id);
+	if (kind != JOIN_SYNC) {
+		h.handle = join(ch, h.ctx_id, "239.9.1.2", 4);
+		h.status = -ENETRESET;
+	}
+	/* else: the fake's first handle is 1, joined by join_sync itself */
+	start_holder(&h);
 	ticks(1, restart);
-	start_completer(&c);
+	memset(&ev, 0, sizeof(ev));
 	errno = 0;
-	ret = rdma_mcm_join_sync(ch, c.ctx_id, SA(g), 0, 9, 20000, &ev);
+	atomic_store(&in_call, 1);
+	switch (kind) {
+	case JOIN_SYNC:
+		ret = rdma_mcm_join_sync(ch, h.ctx_id, SA(g), 0, 9, 20000, &ev);
+		break;
+	case GET_EVENT:
+		ret = rdma_mcm_get_event(ch, &ev);
+		break;
+	default:
+		ret = rdma_mcm_wait_event(ch, &ev, 20000);
+		break;
+	}
+	atomic_store(&in_call, 0);
 	n = atomic_load(&caught);
+	atomic_store(&returned, 1);
 	ticks(0, 0);
-	pthread_join(c.thread, NULL);
+	pthread_join(h.thread, NULL);
 	CHECK(ret == 0);
-	/* the helper completed the join only after signals were caught */
-	CHECK(n >= SIGNALS_BEFORE);
-	CHECK(ev.event == RDMA_MCM_EVENT_JOINED && ev.cookie == 9);
-	CHECK(fake.nr_members == 1);
+	/* the event was held back until the signals hit the call */
+	CHECK(h.released);
+	CHECK(n >= SIGNALS_IN_CALL);
+	CHECK(ev.handle == h.handle);
+	if (kind == JOIN_SYNC) {
+		CHECK(ev.event == RDMA_MCM_EVENT_JOINED && ev.cookie == 9);
+		CHECK(fake.nr_members == 1);
+	} else {
+		CHECK(ev.event == RDMA_MCM_EVENT_ERROR && ev.cookie == 4);
+		CHECK(ev.status == -ENETRESET);
+	}
 	rdma_mcm_close_channel(ch);
 }
 
 static void test_join_sync_sa_restart(void)
 {
-	join_sync_signals(1);
+	wait_through_signals(JOIN_SYNC, 1);
 }
 
 static void test_join_sync_no_restart(void)
 {
-	join_sync_signals(0);
+	wait_through_signals(JOIN_SYNC, 0);
 }
 
-static void test_get_event_signals(void)
+static void test_get_event_sa_restart(void)
 {
-	struct completer c;
-	struct rdma_mcm_channel *ch;
-	struct rdma_mcm_event ev;
-	int ret;
+	wait_through_signals(GET_EVENT, 1);
+}
 
-	ch = setup(0, &c.ctx_id);
-	c.handle = join(ch, c.ctx_id, "239.9.1.2", 4);
-	c.status = -ENETUNREACH;
-	ticks(1, 1);
-	start_completer(&c);
-	/* a blocking channel: get_event keeps waiting through signals */
-	errno = 0;
-	ret = rdma_mcm_get_event(ch, &ev);
-	ticks(0, 0);
-	pthread_join(c.thread, NULL);
-	CHECK(ret == 0);
-	CHECK(ev.event == RDMA_MCM_EVENT_ERROR && ev.handle == c.handle);
-	rdma_mcm_close_channel(ch);
+static void test_get_event_no_restart(void)
+{
+	wait_through_signals(GET_EVENT, 0);
+}
+
+static void test_wait_event_sa_restart(void)
+{
+	wait_through_signals(WAIT_EVENT, 1);
+}
+
+static void test_wait_event_no_restart(void)
+{
+	wait_through_signals(WAIT_EVENT, 0);
 }
 
 static void test_timeouts_with_signals(void)
@@ -160,12 +212,18 @@ static void test_timeouts_with_signals(void)
 
 void wait_tests(void)
 {
-	h_run("join_sync waits through signals (SA_RESTART)",
+	h_run("join_sync waits through signals in the call (SA_RESTART)",
 	      test_join_sync_sa_restart);
-	h_run("join_sync waits through signals (no SA_RESTART)",
+	h_run("join_sync waits through signals in the call (no SA_RESTART)",
 	      test_join_sync_no_restart);
-	h_run("blocking get_event waits through signals",
-	      test_get_event_signals);
+	h_run("blocking get_event waits through signals in the call (SA_RESTART)",
+	      test_get_event_sa_restart);
+	h_run("blocking get_event waits through signals in the call (no SA_RESTART)",
+	      test_get_event_no_restart);
+	h_run("wait_event waits through signals in the call (SA_RESTART)",
+	      test_wait_event_sa_restart);
+	h_run("wait_event waits through signals in the call (no SA_RESTART)",
+	      test_wait_event_no_restart);
 	h_run("wait_event and join_sync time out, not EINTR, under signals",
 	      test_timeouts_with_signals);
 }

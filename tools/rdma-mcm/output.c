@@ -4,6 +4,7 @@
  * object per line with -j.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -14,6 +15,72 @@
 #ifndef AF_IB
 #define AF_IB	27
 #endif
+
+#define ERRNO_NAME(e)	{ e, #e }
+
+/*
+ * Errno names: the membership statuses of uapi.rst ("Membership status")
+ * first, then the other errnos of the ABI and of the library.
+ */
+static const struct {
+	int err;
+	const char *name;
+} errno_names[] = {
+	ERRNO_NAME(ENETRESET), ERRNO_NAME(ETIMEDOUT), ERRNO_NAME(ECONNREFUSED),
+	ERRNO_NAME(ENODEV), ERRNO_NAME(ENOMEM), ERRNO_NAME(EIO),
+	ERRNO_NAME(ENOTTY), ERRNO_NAME(EINVAL), ERRNO_NAME(E2BIG),
+	ERRNO_NAME(EFAULT), ERRNO_NAME(EAFNOSUPPORT),
+	ERRNO_NAME(EADDRNOTAVAIL), ERRNO_NAME(EOPNOTSUPP),
+	ERRNO_NAME(ENETDOWN), ERRNO_NAME(EADDRINUSE), ERRNO_NAME(ENOENT),
+	ERRNO_NAME(ENOBUFS), ERRNO_NAME(EMFILE), ERRNO_NAME(ENOSPC),
+	ERRNO_NAME(EAGAIN), ERRNO_NAME(EINTR), ERRNO_NAME(ESHUTDOWN),
+	ERRNO_NAME(ENETUNREACH), ERRNO_NAME(EHOSTUNREACH),
+	ERRNO_NAME(ECANCELED), ERRNO_NAME(EPROTO), ERRNO_NAME(EPERM),
+};
+
+/* The name of errno @err ("ETIMEDOUT"), or NULL if it is not known */
+const char *errno_name(int err)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	return NULL;
+}
+
+/*
+ * A status as text: "-110 ETIMEDOUT (Connection timed out)"; without the
+ * name if it is not known, the number alone if it is not negative.
+ */
+void status_text(int32_t status, char *buf, size_t len)
+{
+	const char *name = status < 0 ? errno_name(-status) : NULL;
+
+	if (status >= 0)
+		snprintf(buf, len, "%d", status);
+	else if (name)
+		snprintf(buf, len, "%d %s (%s)", status, name,
+			 strerror(-status));
+	else
+		snprintf(buf, len, "%d (%s)", status, strerror(-status));
+}
+
+/* A status in JSON: ,"status":-110,"errno":"ETIMEDOUT","error":"..." */
+static void status_json(int32_t status)
+{
+	const char *name = status < 0 ? errno_name(-status) : NULL;
+
+	printf(",\"status\":%d", status);
+	if (status >= 0)
+		return;
+	if (name)
+		printf(",\"errno\":\"%s\"", name);
+	else
+		printf(",\"errno\":null");
+	printf(",\"error\":");
+	json_str(stdout, strerror(-status));
+}
 
 void gid_name(const uint8_t *gid, char *buf, size_t len)
 {
@@ -108,20 +175,20 @@ void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 	       const char *group)
 {
 	const char *what = rdma_mcm_event_str(ev->event);
-	char mgid[INET6_ADDRSTRLEN];
+	char mgid[INET6_ADDRSTRLEN], status[128];
 
 	gid_name(ev->mgid, mgid, sizeof(mgid));
+	status_text(ev->status, status, sizeof(status));
 	if (ev->event == RDMA_MCM_EVENT_DEVICE_REMOVED) {
 		if (cli->json) {
 			putchar('{');
 			json_key("event", what, 1);
-			printf(",\"ctx\":%u,\"status\":%d", ev->ctx_id,
-			       ev->status);
-			json_key("error", strerror(-ev->status), 0);
+			printf(",\"ctx\":%u", ev->ctx_id);
+			status_json(ev->status);
 			puts("}");
 		} else {
-			printf("%s ctx %u status %d (%s)\n", what, ev->ctx_id,
-			       ev->status, strerror(-ev->status));
+			printf("%s ctx %u status %s\n", what, ev->ctx_id,
+			       status);
 		}
 		return;
 	}
@@ -136,8 +203,7 @@ void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 			printf(",\"mlid\":%u,\"qkey\":%u,\"sl\":%u,\"port\":%u}\n",
 			       ev->mlid, ev->qkey, ev->sl, ev->port_num);
 		} else {
-			printf(",\"status\":%d", ev->status);
-			json_key("error", strerror(-ev->status), 0);
+			status_json(ev->status);
 			puts("}");
 		}
 		return;
@@ -147,8 +213,8 @@ void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 		       what, group, ev->handle, mgid, ev->mlid, ev->qkey,
 		       ev->sl, ev->port_num);
 	else
-		printf("%s %s handle %u status %d (%s)\n", what, group,
-		       ev->handle, ev->status, strerror(-ev->status));
+		printf("%s %s handle %u status %s\n", what, group,
+		       ev->handle, status);
 }
 
 void out_left(struct cli *cli, const char *group, uint32_t handle,
@@ -167,7 +233,7 @@ void out_left(struct cli *cli, const char *group, uint32_t handle,
 void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 {
 	struct sockaddr_storage ss;
-	char group[80], mgid[INET6_ADDRSTRLEN];
+	char group[80], mgid[INET6_ADDRSTRLEN], status[128];
 	const char *flags = mb->join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER ?
 			    "send-only" : "full";
 
@@ -182,7 +248,7 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 		printf(",\"ctx\":%u,\"handle\":%u", cli->ctx_id, mb->handle);
 		json_key("state", rdma_mcm_state_str(mb->state), 0);
 		json_key("flags", flags, 0);
-		printf(",\"status\":%d", mb->status);
+		status_json(mb->status);
 		json_key("mgid", mgid, 0);
 		printf(",\"mlid\":%u,\"qkey\":%u,\"events\":%u}\n", mb->mlid,
 		       mb->qkey, mb->events_reported);
@@ -193,8 +259,10 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 	if (mb->state == RDMA_MCM_STATE_JOINED)
 		printf(" mgid %s mlid 0x%x qkey 0x%x", mgid, mb->mlid,
 		       mb->qkey);
-	if (mb->state == RDMA_MCM_STATE_ERROR)
-		printf(" status %d", mb->status);
+	if (mb->state == RDMA_MCM_STATE_ERROR) {
+		status_text(mb->status, status, sizeof(status));
+		printf(" status %s", status);
+	}
 	printf(" events %u\n", mb->events_reported);
 }
 

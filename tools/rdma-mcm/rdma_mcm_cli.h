@@ -73,6 +73,8 @@ int cli_split(char *line, char ***words);
 /* output.c */
 void addr_name(const struct sockaddr *sa, char *buf, size_t len);
 void gid_name(const uint8_t *gid, char *buf, size_t len);
+const char *errno_name(int err);
+void status_text(int32_t status, char *buf, size_t len);
 void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 	       const char *group);
 void out_left(struct cli *cli, const char *group, uint32_t handle,

@@ -300,6 +300,7 @@ static int ud_events(struct ud *u)
 {
 	struct cli *cli = u->cli;
 	struct rdma_mcm_event ev;
+	char status[128];
 	int wait = 0, lost = 0;
 
 	while (!rdma_mcm_wait_event(cli->ch, &ev, wait)) {
@@ -312,7 +313,8 @@ static int ud_events(struct ud *u)
 		}
 		if (ev.event == RDMA_MCM_EVENT_ERROR &&
 		    ev.handle == u->m->handle) {
-			cli_err("%s lost: %s", u->m->name, strerror(-ev.status));
+			status_text(ev.status, status, sizeof(status));
+			cli_err("%s lost: status %s", u->m->name, status);
 			/*
 			 * The device is going: its notice follows the errors
 			 * of the context's memberships at once; report it too.

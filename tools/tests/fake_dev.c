@@ -266,17 +266,14 @@ int fake_complete_all(void)
 	return n;
 }
 
-int fake_lose(uint32_t ctx_id, uint32_t handle, int32_t status)
+static int lose(uint32_t ctx_id, uint32_t handle, int32_t status)
 {
 	struct rdma_mcm_event ev;
 	struct fake_member *fm;
 
-	fake_lock();
 	fm = fake_find(ctx_id, handle);
-	if (!fm || fm->m.state != RDMA_MCM_STATE_JOINED) {
-		fake_unlock();
+	if (!fm || fm->m.state != RDMA_MCM_STATE_JOINED)
 		return -1;
-	}
 	fm->m.state = RDMA_MCM_STATE_ERROR;
 	fm->m.status = status;
 	memset(&ev, 0, sizeof(ev));
@@ -286,26 +283,41 @@ int fake_lose(uint32_t ctx_id, uint32_t handle, int32_t status)
 	ev.ctx_id = ctx_id;
 	ev.handle = handle;
 	queue_event(&ev);
-	fake_unlock();
 	return 0;
 }
 
-int fake_device_removed(uint32_t ctx_id)
+int fake_lose(uint32_t ctx_id, uint32_t handle, int32_t status)
+{
+	int ret;
+
+	fake_lock();
+	ret = lose(ctx_id, handle, status);
+	fake_unlock();
+	return ret;
+}
+
+static int device_removed(uint32_t ctx_id)
 {
 	struct rdma_mcm_event ev;
 
-	fake_lock();
-	if (!fake_find_ctx(ctx_id)) {
-		fake_unlock();
+	if (!fake_find_ctx(ctx_id))
 		return -1;
-	}
 	memset(&ev, 0, sizeof(ev));
 	ev.event = RDMA_MCM_EVENT_DEVICE_REMOVED;
 	ev.status = -ENODEV;
 	ev.ctx_id = ctx_id;
 	queue_event(&ev);
-	fake_unlock();
 	return 0;
+}
+
+int fake_device_removed(uint32_t ctx_id)
+{
+	int ret;
+
+	fake_lock();
+	ret = device_removed(ctx_id);
+	fake_unlock();
+	return ret;
 }
 
 /* --- commands ------------------------------------------------------------ */
@@ -408,6 +420,10 @@ int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
 		group_key(addr, key);
 		complete(ctx_id, fm->m.handle,
 			 memcmp(key, fake.fail_group, 16) ? 0 : fake.fail_status);
+		/* the device goes: ERROR, then the context's notice */
+		if (!memcmp(key, fake.remove_group, 16) &&
+		    !lose(ctx_id, fm->m.handle, -ENODEV))
+			device_removed(ctx_id);
 	}
 	return 0;
 }

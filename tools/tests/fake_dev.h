@@ -63,6 +63,7 @@ struct fake_dev {
 	int auto_complete;		/* JOIN queues its event at once */
 	int32_t fail_status;		/* ... an ERROR with this status for */
 	uint8_t fail_group[16];		/* ... this group key (IPv4: 4 bytes) */
+	uint8_t remove_group[16];	/* joined, then its device goes away */
 	int version_errno;		/* VERSION fails with this errno */
 	uint32_t abi_version;		/* VERSION reports this */
 	int old_kernel;			/* no SET_EVENTS: ENOTTY */

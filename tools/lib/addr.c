@@ -78,6 +78,35 @@ int mcm_addr_copy(const struct sockaddr *sa, uint8_t *buf, uint32_t *len)
 	return 0;
 }
 
+/*
+ * A source address as the port's GID table holds it (IPv4 as
+ * ::ffff:a.b.c.d, IPv6 as it is, AF_IB's sib_addr), and the netdev an
+ * IPv6 address is scoped to (sin6_scope_id), else 0. @sa is an address
+ * mcm_addr_copy() accepted.
+ */
+void mcm_addr_gid(const struct sockaddr *sa, uint8_t gid[16],
+		  uint32_t *ifindex)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)sa;
+
+	memset(gid, 0, 16);
+	*ifindex = 0;
+	switch (sa->sa_family) {
+	case AF_INET:
+		gid[10] = 0xff;
+		gid[11] = 0xff;
+		memcpy(gid + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+		break;
+	case AF_INET6:
+		memcpy(gid, &sin6->sin6_addr, 16);
+		*ifindex = sin6->sin6_scope_id;
+		break;
+	case AF_IB:
+		memcpy(gid, (const uint8_t *)sa + MCM_SIB_ADDR_OFFSET, 16);
+		break;
+	}
+}
+
 /* An ERROR event's status as an errno; EIO if it is not a negative errno */
 int mcm_status_errno(int32_t status)
 {

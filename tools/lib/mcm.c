@@ -61,6 +61,8 @@ static int create_ctx(struct rdma_mcm_channel *ch, const struct sockaddr *src,
 		return ret;
 	}
 	ctx->ctx_id = c.s.ctx_id;
+	/* for rdma_mcm_create_ah_ex(): the source GID of the context */
+	mcm_addr_gid(src, ctx->src_gid, &ctx->src_ifindex);
 	ctx->next = ch->ctxs;
 	ch->ctxs = ctx;
 	*ctx_id = c.s.ctx_id;

@@ -163,6 +163,8 @@ struct mcm_table {
 struct mcm_ctx {
 	struct mcm_ctx *next;
 	uint32_t ctx_id;
+	uint8_t src_gid[16];		/* its source address as a GID */
+	uint32_t src_ifindex;		/* its IPv6 scope (netdev), or 0 */
 	struct mcm_fifo q;		/* its own events, and orphans' */
 };
 
@@ -244,6 +246,8 @@ MCM_HIDDEN int mcm_addr_key(const struct sockaddr *sa, uint8_t key[16],
 MCM_HIDDEN int mcm_addr_copy(const struct sockaddr *sa, uint8_t *buf,
 			     uint32_t *len);
 MCM_HIDDEN int mcm_status_errno(int32_t status);
+MCM_HIDDEN void mcm_addr_gid(const struct sockaddr *sa, uint8_t gid[16],
+			     uint32_t *ifindex);
 
 /* Return -1 with errno = -@ret when @ret is negative, else @ret. */
 static inline int mcm_result(int ret)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * librdmamcm: libibverbs helpers: attach a UD QP to a joined group,
- * detach and leave, and build an address handle from a JOINED event.
+ * detach and leave, and build an address handle from a JOINED event,
+ * with the GID of the context's source address as its source.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -174,13 +175,48 @@ static int gid_is_zero(const uint8_t *gid)
 	return !memcmp(gid, zero, sizeof(zero));
 }
 
+/* A context's source address, as a GID */
+struct mcm_src {
+	uint8_t gid[16];
+	uint32_t ifindex;		/* netdev of a scoped IPv6 address, or 0 */
+};
+
 /*
- * The source GID index for a group's address handle. InfiniBand: 0, the
- * port GID. RoCE: the first RoCE v2 GID of the group's kind (IPv4-mapped
- * or not), else the first GID of that kind, else 0.
+ * The index of the source address's own GID on @port: on RoCE a RoCE v2
+ * entry (on the source's netdev, for a scoped IPv6 address), on
+ * InfiniBand any entry (an AF_IB source). -1 if the table has none.
+ */
+static int source_gid_index(struct ibv_context *ctx, uint8_t port,
+			    const struct ibv_port_attr *pattr,
+			    const struct mcm_src *src)
+{
+	int eth = pattr->link_layer == IBV_LINK_LAYER_ETHERNET;
+	struct ibv_gid_entry e;
+	int i;
+
+	if (gid_is_zero(src->gid))
+		return -1;
+	for (i = 0; i < pattr->gid_tbl_len && i <= 255; i++) {
+		if (ibv_query_gid_ex(ctx, port, (uint32_t)i, &e, 0) ||
+		    memcmp(e.gid.raw, src->gid, sizeof(src->gid)))
+			continue;
+		if (eth && (e.gid_type != IBV_GID_TYPE_ROCE_V2 ||
+			    (src->ifindex && e.ndev_ifindex != src->ifindex)))
+			continue;
+		return i;
+	}
+	return -1;
+}
+
+/*
+ * The source GID index for a group's address handle. With @src (the
+ * context's source address): that address's GID on the port, if the
+ * table has it. Else, InfiniBand: 0, the port GID; RoCE: the first RoCE
+ * v2 GID of the group's kind (IPv4-mapped or not), else the first GID of
+ * that kind, else 0.
  */
 static uint8_t pick_sgid_index(struct ibv_context *ctx, uint8_t port,
-			       const uint8_t *mgid)
+			       const uint8_t *mgid, const struct mcm_src *src)
 {
 	struct ibv_port_attr pattr;
 	struct ibv_gid_entry e;
@@ -188,8 +224,14 @@ static uint8_t pick_sgid_index(struct ibv_context *ctx, uint8_t port,
 	int any = -1;
 	int i;
 
-	if (ibv_query_port(ctx, port, &pattr) ||
-	    pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
+	if (ibv_query_port(ctx, port, &pattr))
+		return 0;
+	if (src) {
+		i = source_gid_index(ctx, port, &pattr, src);
+		if (i >= 0)
+			return (uint8_t)i;
+	}
+	if (pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
 		return 0;
 	for (i = 0; i < pattr.gid_tbl_len && i <= 255; i++) {
 		if (ibv_query_gid_ex(ctx, port, (uint32_t)i, &e, 0))
@@ -205,18 +247,53 @@ static uint8_t pick_sgid_index(struct ibv_context *ctx, uint8_t port,
 	return any < 0 ? 0 : (uint8_t)any;
 }
 
-MCM_EXPORT struct ibv_ah *rdma_mcm_create_ah(struct ibv_pd *pd,
-					     const struct rdma_mcm_event *joined)
+static struct ibv_ah *create_ah(struct ibv_pd *pd,
+				const struct rdma_mcm_event *joined,
+				const struct mcm_src *src)
 {
 	struct ibv_ah_attr attr;
 	uint8_t sgid;
 
+	sgid = pick_sgid_index(pd->context, joined->port_num, joined->mgid,
+			       src);
+	if (rdma_mcm_init_ah_attr(joined, sgid, &attr))
+		return NULL;
+	return ibv_create_ah(pd, &attr);
+}
+
+/* LIBRDMAMCM_1.0: the event alone does not say which context's source */
+MCM_EXPORT struct ibv_ah *rdma_mcm_create_ah(struct ibv_pd *pd,
+					     const struct rdma_mcm_event *joined)
+{
 	if (!pd || !joined || joined->event != RDMA_MCM_EVENT_JOINED) {
 		errno = EINVAL;
 		return NULL;
 	}
-	sgid = pick_sgid_index(pd->context, joined->port_num, joined->mgid);
-	if (rdma_mcm_init_ah_attr(joined, sgid, &attr))
+	return create_ah(pd, joined, NULL);
+}
+
+/* LIBRDMAMCM_1.2: the channel names the context, hence its source */
+MCM_EXPORT struct ibv_ah *rdma_mcm_create_ah_ex(struct rdma_mcm_channel *ch,
+						struct ibv_pd *pd,
+						const struct rdma_mcm_event *joined)
+{
+	struct mcm_src src;
+	struct mcm_ctx *c;
+
+	if (!ch || !pd || !joined || joined->event != RDMA_MCM_EVENT_JOINED) {
+		errno = EINVAL;
 		return NULL;
-	return ibv_create_ah(pd, &attr);
+	}
+	pthread_mutex_lock(&ch->lock);
+	c = mcm_ctx_find(ch, joined->ctx_id);
+	if (c) {
+		memcpy(src.gid, c->src_gid, sizeof(src.gid));
+		src.ifindex = c->src_ifindex;
+	}
+	pthread_mutex_unlock(&ch->lock);
+	if (!c) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return create_ah(pd, joined, &src);
 }

@@ -503,8 +503,9 @@ static int make_ah(struct ud *u)
 {
 	struct ibv_ah_attr attr;
 
+	/* IPoIB: the library finds the source's GID, else the port GID */
 	if (u->dev.gid_index < 0) {
-		u->ah = rdma_mcm_create_ah(u->pd, &u->joined);
+		u->ah = rdma_mcm_create_ah_ex(u->cli->ch, u->pd, &u->joined);
 		return u->ah ? 0 : -1;
 	}
 	if (rdma_mcm_init_ah_attr(&u->joined, (uint8_t)u->dev.gid_index,

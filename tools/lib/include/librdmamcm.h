@@ -98,6 +98,10 @@ int rdma_mcm_leave_detach(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			  uint32_t handle, struct ibv_qp *qp);
 struct ibv_ah *rdma_mcm_create_ah(struct ibv_pd *pd,
 				  const struct rdma_mcm_event *joined);
+/* 1.2: the source GID is that of the context's source address */
+struct ibv_ah *rdma_mcm_create_ah_ex(struct rdma_mcm_channel *ch,
+				     struct ibv_pd *pd,
+				     const struct rdma_mcm_event *joined);
 int rdma_mcm_init_ah_attr(const struct rdma_mcm_event *joined,
 			  uint8_t sgid_index, struct ibv_ah_attr *attr);
 

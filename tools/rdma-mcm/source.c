@@ -122,6 +122,7 @@ static int gid_addr(const struct ibv_gid_entry *e, int family,
 
 struct find_arg {
 	uint8_t gid[16];
+	uint32_t ifindex;		/* a scoped IPv6 address's netdev, or 0 */
 	int v2_only;
 	struct cli_dev *dev;
 };
@@ -135,6 +136,9 @@ static int find_gid(void *arg, struct ibv_context *ctx, uint8_t port,
 	if (memcmp(e->gid.raw, f->gid, 16))
 		return 0;
 	if (f->v2_only && e->gid_type != IBV_GID_TYPE_ROCE_V2)
+		return 0;
+	/* a link-local address is on every VLAN of the port: take its own */
+	if (f->ifindex && e->ndev_ifindex != f->ifindex)
 		return 0;
 	f->dev->port = port;
 	f->dev->gid_index = (int)e->gid_index;
@@ -188,9 +192,12 @@ static int find_by_netdev(const struct sockaddr *sa, struct cli_dev *dev)
 
 static int find_dev(const struct sockaddr *sa, struct cli_dev *dev)
 {
+	const struct sockaddr_in6 *sin6 = (const void *)sa;
 	struct find_arg f = { .dev = dev, .v2_only = 1 };
 
 	addr_gid(sa, f.gid);
+	if (sa->sa_family == AF_INET6)
+		f.ifindex = sin6->sin6_scope_id;
 	dev->ctx = walk_gids(find_gid, &f);
 	if (!dev->ctx) {
 		f.v2_only = 0;

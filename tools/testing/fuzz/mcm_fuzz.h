@@ -123,7 +123,7 @@ struct member {
 
 /*
  * What a file asked to read (RDMA_MCM_IOC_SET_EVENTS): the types it may
- * read and the size of each record.
+ * read and the size of each record (0: one of two, not checked).
  */
 struct evmodel {
 	uint64_t mask;
@@ -267,6 +267,7 @@ void model_read(struct worker *w, struct slot *s, const uint8_t *buf,
 		size_t len, ssize_t ret, int err);
 
 /* mcm_fuzz_check.c */
+int status_documented(int32_t status);
 void violated(struct worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void save_call(struct worker *w, struct call *c);

@@ -29,10 +29,12 @@
  * known cause are checked too: an argument shorter than its first version
  * is EINVAL, a longer one with a non-zero tail E2BIG, an unknown command
  * ENOTTY, SET_EVENTS with a non-zero reserved field or an event size
- * below 72 EINVAL (else it works), CREATE_CTX with any source port fails
- * for none of the port's reasons (EADDRINUSE, EACCES, EINVAL), and no
- * command fails with EIO: that is an rdma_cm error the module did not
- * expect, i.e. an argument it should have refused itself.
+ * below 72 EINVAL (else it works; from read-only memory it fails),
+ * CREATE_CTX with any source port fails for none of the port's reasons
+ * (EADDRINUSE, EACCES, EINVAL), and no command fails with EIO: that is an
+ * rdma_cm error the module did not expect, i.e. an argument it should
+ * have refused itself. The status of an ERROR event or of a member in
+ * state error is one of those uapi.rst lists.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -61,6 +63,25 @@ void violated(struct worker *w, const char *fmt, ...)
 	va_end(ap);
 	printf("violation: %s (worker %d)\n", msg, w->index);
 	fflush(stdout);
+}
+
+/*
+ * The statuses of an ERROR event and of a membership in state error
+ * (Documentation/uapi.rst, "Membership status").
+ */
+int status_documented(int32_t status)
+{
+	switch (-status) {
+	case ENETRESET:
+	case ETIMEDOUT:
+	case ECONNREFUSED:
+	case ENODEV:
+	case ENOMEM:
+	case EIO:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 /* ------------------------------------------------------------ saving */
@@ -237,11 +258,15 @@ static void check_errno(struct worker *w, const struct call *c, int cmd,
 		 !c->arg_cut && tail_nonzero(c, l->size))
 		want = E2BIG;
 	else if (cmd == C_SET_EVENTS && c->arg_where != W_BAD &&
-		 !c->arg_cut &&
+		 c->arg_where != W_RO && !c->arg_cut &&
 		 saved32(c, AT(rdma_mcm_set_events, reserved), &rsv) &&
 		 saved32(c, AT(rdma_mcm_set_events, event_size), &size))
-		want = rsv || size < RDMA_MCM_EVENT_SIZE_VER0 ? EINVAL :
-		       c->arg_where == W_RO ? EFAULT : 0;
+		want = rsv || size < RDMA_MCM_EVENT_SIZE_VER0 ? EINVAL : 0;
+	/* a read-only one: EFAULT, or EINVAL if the kernel checks first */
+	if (cmd == C_SET_EVENTS && c->arg_where == W_RO && want < 0 &&
+	    err != EFAULT && err != EINVAL)
+		violated(w, "SET_EVENTS from read-only memory: %s",
+			 err ? strerrorname_np(err) : "worked");
 	if (want >= 0 && err != want)
 		violated(w, "%s of %zu bytes (ver0 %u, size %u): %s, not %s",
 			 cmd_name[cmd], c->usize, l->ver0, l->size,
@@ -262,7 +287,7 @@ static void check_member(struct worker *w, const char *what,
 			 const struct rdma_mcm_member *m)
 {
 	int bad_status = m->state == RDMA_MCM_STATE_ERROR ?
-			 m->status >= 0 || m->status < -4095 : m->status != 0;
+			 !status_documented(m->status) : m->status != 0;
 
 	if (!m->handle || m->state > RDMA_MCM_STATE_ERROR || bad_status ||
 	    m->reserved || m->join_flags > RDMA_MCM_JOIN_SENDONLY_FULLMEMBER ||

@@ -284,9 +284,11 @@ uint32_t pick_handle(struct worker *w, struct slot *s, uint32_t ctx_id,
  * file reads from now on is what it asked for, as the ABI says: the known
  * types of its mask, in the smaller of its size and the kernel's. (The
  * call's checks, in mcm_fuzz_check.c, hold the kernel's answer to the
- * same.) It took effect when it succeeded, and also when it failed with
- * EFAULT on a read-only argument: the kernel took it and could not write
- * the answer back (a refused one fails before that, with its own errno).
+ * same.) When it failed with EFAULT on a read-only argument it may have
+ * taken effect or not (the kernel may apply it before it finds it cannot
+ * write the answer back, or check that first): the file may read the
+ * types of either mask, and records of either size (not checked when the
+ * two differ). Any other failure changed nothing.
  */
 void model_set_events(struct slot *s, const struct call *c, int err)
 {
@@ -299,8 +301,16 @@ void model_set_events(struct slot *s, const struct call *c, int err)
 	    !saved32(c, AT(rdma_mcm_set_events, event_size), &size) ||
 	    size < RDMA_MCM_EVENT_SIZE_VER0)
 		return;
-	s->ev.mask = mask & EVENTS_KNOWN;
-	s->ev.size = size < EV_SIZE ? size : EV_SIZE;
+	mask &= EVENTS_KNOWN;
+	size = size < EV_SIZE ? size : EV_SIZE;
+	if (!err) {
+		s->ev.mask = mask;
+		s->ev.size = size;
+		return;
+	}
+	s->ev.mask |= mask;
+	if (s->ev.size != size)
+		s->ev.size = 0;
 }
 
 /* One record of a read() on a file that asked for @ev. */
@@ -330,7 +340,7 @@ static void check_record(struct worker *w, const struct evmodel *ev,
 				 e->handle, e->status, e->is_global);
 		break;
 	case RDMA_MCM_EVENT_ERROR:
-		if (!e->handle || e->status >= 0 || e->status < -4095)
+		if (!e->handle || !status_documented(e->status))
 			violated(w, "read: ERROR record: handle %u status %d",
 				 e->handle, e->status);
 		break;
@@ -354,6 +364,8 @@ void model_read(struct worker *w, struct slot *s, const uint8_t *buf,
 	struct rdma_mcm_event e;
 	size_t at;
 
+	if (!ev->size)		/* one of two sizes: not known */
+		return;
 	w->st->reads_checked++;
 	if (ret < 0) {
 		if (len < ev->size && err != EINVAL && err != EFAULT)

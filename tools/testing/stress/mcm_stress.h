@@ -149,6 +149,7 @@ void op_batch_leave(struct thread *t, struct file *f);
 void op_close(struct thread *t, struct file *f);
 
 /* mcm_stress_events.c */
+bool status_documented(int32_t status);
 void negotiate(struct thread *t, struct file *f, bool fixed);
 void op_set_events(struct thread *t, struct file *f);
 void op_read(struct thread *t, struct file *f);

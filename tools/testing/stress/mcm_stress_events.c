@@ -10,7 +10,8 @@
  * with the known types asked for and the smaller size. Then:
  *   - every read() returns whole records of the negotiated size, of the
  *     types asked for only (JOINED and ERROR for a file that never
- *     asked), and a buffer smaller than one record is EINVAL;
+ *     asked), and a buffer smaller than one record is EINVAL; an ERROR's
+ *     status is one uapi.rst lists;
  *   - no event names a membership that was left, never joined, or whose
  *     context was destroyed (leave and destroy purge unread events);
  *   - DEVICE_REMOVED: handle and cookie 0, status -ENODEV; at most one
@@ -37,6 +38,25 @@
 #include "mcm_stress.h"
 
 #define DR_WAIT		60	/* seconds */
+
+/*
+ * The statuses of an ERROR event and of a membership in state error
+ * (Documentation/uapi.rst, "Membership status").
+ */
+bool status_documented(int32_t status)
+{
+	switch (-status) {
+	case ENETRESET:
+	case ETIMEDOUT:
+	case ECONNREFUSED:
+	case ENODEV:
+	case ENOMEM:
+	case EIO:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* Ask for @a; the file reads what the kernel answers from now on. */
 static void set_events(struct thread *t, struct file *f,
@@ -184,7 +204,7 @@ static void check_event(struct thread *t, struct file *f,
 	case RDMA_MCM_EVENT_ERROR:
 		t->st.ev_error[-e->status > 0 && -e->status < MAX_ERRNO ?
 			       -e->status : 0]++;
-		if (!e->handle || e->status >= 0)
+		if (!e->handle || !status_documented(e->status))
 			violated(t, "ERROR: handle %u status %d", e->handle,
 				 e->status);
 		break;

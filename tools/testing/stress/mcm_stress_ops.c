@@ -11,6 +11,7 @@
  *     user never more than max_user_memberships (counting only what the
  *     private files certainly hold, across every process of the run), and
  *     LIST returns no handle twice;
+ *   - a member in state error has a status uapi.rst lists, others 0;
  *   - once the file read a context's DEVICE_REMOVED, JOIN on it fails
  *     (ENODEV, or a limit that comes first), while LEAVE, QUERY (state
  *     ERROR), LIST (every member in ERROR) and DESTROY_CTX work;
@@ -321,6 +322,10 @@ void op_leave(struct thread *t, struct file *f, int by_addr)
 static void reported(struct thread *t, struct ctxinfo *c,
 		     const struct rdma_mcm_member *m, const char *what)
 {
+	if (m->state == RDMA_MCM_STATE_ERROR ? !status_documented(m->status) :
+	    m->status)
+		violated(t, "%s of handle %u: state %u status %d", what,
+			 m->handle, m->state, m->status);
 	if (c && c->removed && m->state != RDMA_MCM_STATE_ERROR)
 		violated(t, "%s of handle %u, context %u removed: state %u",
 			 what, m->handle, c->id, m->state);
@@ -338,8 +343,11 @@ void op_query(struct thread *t, struct file *f)
 	a.handle = m.handle;
 	ret = xioctl(f->fd, RDMA_MCM_IOC_QUERY, &a);
 	count(t, C_QUERY, ret);
-	if (!f->own)
+	if (!f->own) {
+		if (!ret)
+			reported(t, NULL, &a.member, "QUERY");
 		return;
+	}
 	l = live_find_handle(f, m.ctx, m.handle);
 	if (l && ret)
 		violated(t, "QUERY of held handle %u: %s", m.handle,
@@ -421,6 +429,7 @@ void op_list(struct thread *t, struct file *f)
 
 			memcpy(&m, e, sizeof(m));
 			list_entry_tail(t, e, a.entry_size);
+			reported(t, c, &m, "LIST");
 			if (!f->own)
 				continue;
 			for (j = 0; j < seen; j++)
@@ -432,7 +441,6 @@ void op_list(struct thread *t, struct file *f)
 			if (!live_find(f, m.cookie))
 				violated(t, "LIST shows handle %u, not held",
 					 m.handle);
-			reported(t, c, &m, "LIST");
 		}
 		a.start = a.next;
 	} while (a.count && a.next);

@@ -884,11 +884,3 @@ int main(int argc, char **argv)
 				close(workers[i].slot[j].fd);
 	return report(now() - t_start) ? 1 : 0;
 }
-
-/*
- * scripts/vm-run builds each test program from one file: the parts are
- * compiled in here (see mcm_fuzz.h).
- */
-#include "mcm_fuzz_gen.c"
-#include "mcm_fuzz_model.c"
-#include "mcm_fuzz_check.c"

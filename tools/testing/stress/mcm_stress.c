@@ -605,10 +605,3 @@ int main(int argc, char **argv)
 		    (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return bad || run->sum[0].violations ? 1 : 0;
 }
-
-/*
- * scripts/vm-run builds each test program from one file: the parts are
- * compiled in here (see mcm_stress.h).
- */
-#include "mcm_stress_ops.c"
-#include "mcm_stress_events.c"

@@ -10,8 +10,7 @@
  *                     write, the errnos of known causes, the events read;
  *                     violations
  *
- * scripts/vm-run builds each test program from one source file, so
- * mcm_fuzz.c includes the other parts at its end.
+ * scripts/vm-run compiles the parts together (its TEST_PROGRAMS).
  */
 #ifndef MCM_FUZZ_H
 #define MCM_FUZZ_H

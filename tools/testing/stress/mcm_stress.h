@@ -8,8 +8,7 @@
  *   mcm_stress_events.c  what each file asked to read, reading it, and
  *                        the events' invariants (DEVICE_REMOVED above all)
  *
- * scripts/vm-run builds each test program from one source file, so
- * mcm_stress.c includes the other parts at its end.
+ * scripts/vm-run compiles the parts together (its TEST_PROGRAMS).
  */
 #ifndef MCM_STRESS_H
 #define MCM_STRESS_H

@@ -150,7 +150,8 @@ static int parse_global(struct cli *cli, int argc, char **argv, int *what)
 				NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			cli->json = cli_json = 1;
+			cli_json = 1;
+			cli->json = 1;
 			break;
 		case 'b':
 			cli->bind = optarg;

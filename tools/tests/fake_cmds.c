@@ -117,8 +117,9 @@ int fake_do_batch_join(struct rdma_mcm_batch *b)
 		e.result = read_entry(&e, sizeof(e), (uint8_t *)out,
 				      b->entry_size);
 		if (!e.result)
-			e.result = fake_join_one(b->ctx_id, e.cookie, e.join_flags,
-					    e.addr_len, e.addr, &e.handle);
+			e.result = fake_join_one(b->ctx_id, e.cookie,
+						 e.join_flags, e.addr_len,
+						 e.addr, &e.handle);
 		out->handle = e.result ? 0 : e.handle;
 		out->result = e.result;
 	}
@@ -146,9 +147,10 @@ int fake_do_batch_leave(struct rdma_mcm_batch *b)
 		if (!e.result && e.reserved)
 			e.result = -EINVAL;
 		if (!e.result)
-			e.result = fake_leave_one(b->ctx_id, e.flags, e.handle,
-					     e.addr_len, e.addr,
-					     &e.events_reported);
+			e.result = fake_leave_one(b->ctx_id, e.flags,
+						  e.handle, e.addr_len,
+						  e.addr,
+						  &e.events_reported);
 		out->events_reported = e.result ? 0 : e.events_reported;
 		out->result = e.result;
 	}

@@ -384,7 +384,7 @@ static struct fake_member *new_member(void)
 }
 
 int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
-		    uint32_t addr_len, const uint8_t *addr, uint32_t *handle)
+		  uint32_t addr_len, const uint8_t *addr, uint32_t *handle)
 {
 	struct fake_ctx *c = fake_find_ctx(ctx_id);
 	struct fake_member *fm;
@@ -437,8 +437,8 @@ static int do_join(struct rdma_mcm_join *j)
 }
 
 int fake_leave_one(uint32_t ctx_id, uint32_t flags, uint32_t handle,
-		     uint32_t addr_len, const uint8_t *addr,
-		     uint32_t *events_reported)
+		   uint32_t addr_len, const uint8_t *addr,
+		   uint32_t *events_reported)
 {
 	struct fake_member *fm;
 	int ret;

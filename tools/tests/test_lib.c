@@ -117,7 +117,7 @@ static void test_strings(void)
 	CHECK(!strcmp(rdma_mcm_event_str(RDMA_MCM_EVENT_JOINED), "joined"));
 	CHECK(!strcmp(rdma_mcm_event_str(RDMA_MCM_EVENT_ERROR), "error"));
 	CHECK(!strcmp(rdma_mcm_event_str(RDMA_MCM_EVENT_DEVICE_REMOVED),
-		       "device-removed"));
+		      "device-removed"));
 	CHECK(!strcmp(rdma_mcm_event_str(0), "unknown"));
 	CHECK(!strcmp(rdma_mcm_event_str(4), "unknown"));
 }

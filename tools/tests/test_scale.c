@@ -199,11 +199,13 @@ struct scale {
 	int ok;
 };
 
-#define PHASE_START(ch, t0, v0) \
-	do { t0 = now_s(); v0 = (ch)->queue.visits; } while (0)
-#define PHASE_END(ch, p, t0, v0) \
-	do { (p).seconds = now_s() - t0; \
-	     (p).visits = (ch)->queue.visits - v0; } while (0)
+/* A phase's time and queue visits, from its start (t0, v0) to now. */
+static void phase_end(struct rdma_mcm_channel *ch, struct phase *p, double t0,
+		      unsigned long v0)
+{
+	p->seconds = now_s() - t0;
+	p->visits = ch->queue.visits - v0;
+}
 
 static void run(struct scale *s)
 {
@@ -239,7 +241,8 @@ static void run(struct scale *s)
 					     0, 0, 0, NULL);
 	s->ok = s->ok && ch->queue.live == s->n;
 
-	PHASE_START(ch, t0, v0);
+	t0 = now_s();
+	v0 = ch->queue.visits;
 	do {
 		n = rdma_mcm_list(ch, ctx, start, page, 1024, &next);
 		for (i = 0; n > 0 && i < (uint32_t)n; i++)
@@ -248,22 +251,24 @@ static void run(struct scale *s)
 		listed += n > 0 ? (uint32_t)n : 0;
 		start = next;
 	} while (n > 0 && next);
-	PHASE_END(ch, s->list, t0, v0);
+	phase_end(ch, &s->list, t0, v0);
 	s->ok &= listed == s->n + 1;
 
-	PHASE_START(ch, t0, v0);
+	t0 = now_s();
+	v0 = ch->queue.visits;
 	for (i = 1; i <= half; i++) {
 		uint32_t rep = 99;
 
 		s->ok &= !rdma_mcm_leave_ex(ch, ctx, i, NULL, &rep) && !rep;
 	}
-	PHASE_END(ch, s->leave, t0, v0);
+	phase_end(ch, &s->leave, t0, v0);
 
 	for (i = 0; i < half; i++)
 		le[i].handle = half + 1 + i;
-	PHASE_START(ch, t0, v0);
+	t0 = now_s();
+	v0 = ch->queue.visits;
 	s->ok &= rdma_mcm_leave_batch(ch, ctx, le, half) == (int)half;
-	PHASE_END(ch, s->batch, t0, v0);
+	phase_end(ch, &s->batch, t0, v0);
 	for (i = 0; i < half; i++)
 		s->ok &= !le[i].result && !le[i].events_reported;
 	/* the events of the memberships left are gone, the others kept */
@@ -320,7 +325,7 @@ int main(int argc, char **argv)
 	h_run("leave, list and batch leave cost does not grow with the backlog",
 	      test_scale);
 	if (nruns == 2)
-		printf("# per-op time, N=%u against N=%u: list %.2fx, leave %.2fx, batch leave %.2fx (information, not checked)\n",
+		printf("# per op, N=%u vs N=%u: list %.2fx leave %.2fx batch %.2fx (info)\n",
 		       runs[1].n, runs[0].n,
 		       (runs[1].list.seconds / runs[1].n) /
 		       (runs[0].list.seconds / runs[0].n),

@@ -36,6 +36,19 @@ static struct rdma_mcm_uctx *rdma_mcm_get_uctx(struct rdma_mcm_ufile *file,
 	return xa_load(&file->contexts, ctx_id);
 }
 
+/*
+ * Room for one more object of a file: the file's own limit (@held of @max,
+ * else @err), then its user's (-ENOSPC), which is charged.
+ */
+static int rdma_mcm_file_charge(struct rdma_mcm_ufile *file, unsigned int held,
+				unsigned int max, int err,
+				enum rdma_mcm_user_res res)
+{
+	if (held >= max)
+		return err;
+	return rdma_mcm_user_charge(file->user, res);
+}
+
 /* ------------------------------------------------------------ contexts */
 
 static void rdma_mcm_free_members(struct rdma_mcm_uctx *uctx)
@@ -84,9 +97,9 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 	ret = rdma_mcm_uaddr_parse(arg->src, arg->src_len, &src);
 	if (ret)
 		return ret;
-	if (file->nr_contexts >= READ_ONCE(rdma_mcm_max_contexts))
-		return -EMFILE;
-	ret = rdma_mcm_user_charge(file->user, RDMA_MCM_USER_CONTEXTS);
+	ret = rdma_mcm_file_charge(file, file->nr_contexts,
+				   READ_ONCE(rdma_mcm_max_contexts), -EMFILE,
+				   RDMA_MCM_USER_CONTEXTS);
 	if (ret)
 		return ret;
 
@@ -173,9 +186,9 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	ret = rdma_mcm_uaddr_parse(addr, addr_len, &group);
 	if (ret)
 		return ret;
-	if (file->nr_members >= READ_ONCE(rdma_mcm_max_memberships))
-		return -ENOBUFS;
-	ret = rdma_mcm_user_charge(file->user, RDMA_MCM_USER_MEMBERSHIPS);
+	ret = rdma_mcm_file_charge(file, file->nr_members,
+				   READ_ONCE(rdma_mcm_max_memberships), -ENOBUFS,
+				   RDMA_MCM_USER_MEMBERSHIPS);
 	if (ret)
 		return ret;
 

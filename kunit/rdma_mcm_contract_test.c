@@ -7,7 +7,6 @@
  */
 #include <kunit/test.h>
 #include <linux/inet.h>
-#include <linux/kthread.h>
 #include <linux/timer.h>
 #include <net/net_namespace.h>
 
@@ -120,24 +119,6 @@ static void mcm_bind_errno_map(struct kunit *test)
 		rdma_mcm_close(ctx);
 }
 
-struct mcm_joiner {
-	struct rdma_mcm_ctx *ctx;
-	int ret;
-	u32 handle;
-	struct completion done;
-};
-
-static int mcm_joiner_fn(void *arg)
-{
-	struct mcm_joiner *j = arg;
-	struct sockaddr_in grp = mcm_v4(MCM_GROUP(2));
-
-	j->ret = rdma_mcm_join(j->ctx, (struct sockaddr *)&grp,
-			       RDMA_MCM_FULLMEMBER, NULL, NULL, &j->handle);
-	complete(&j->done);
-	return 0;
-}
-
 /*
  * rdma_cm refuses a join with -EINVAL when the id left the bound state
  * because its device is being removed; rdma_mcm's ib_client hears of the
@@ -146,22 +127,16 @@ static int mcm_joiner_fn(void *arg)
 static void mcm_join_einval_during_removal_is_enodev(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
-	struct mcm_joiner j = { .ctx = mcm_open(test) };
-	struct task_struct *task;
-	int i;
+	struct mcm_joiner j = { .ctx = mcm_open(test), .group = MCM_GROUP(2) };
 
-	init_completion(&j.done);
 	t->fake->join_ret = -EINVAL;
 	t->fake->inject = (struct mcm_fake_inject){
 		.at = MCM_FAKE_AT_JOIN, .what = MCM_FAKE_DO_PAUSE,
 	};
-	task = kthread_run(mcm_joiner_fn, &j, "mcm_joiner");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	mcm_join_in_thread(test, &j);
 	wait_for_completion(&t->fake->paused);
 	mcm_fake_remove_device_async(t->fake, 0);
-	for (i = 0; i < 60000 && !rdma_mcm_dev_removing(t->fake->ibdev[0]); i++)
-		usleep_range(500, 1000);
-	KUNIT_EXPECT_TRUE(test, rdma_mcm_dev_removing(t->fake->ibdev[0]));
+	mcm_wait_removing(test, t->fake->ibdev[0]);
 	mcm_fake_resume(t->fake);
 	wait_for_completion(&j.done);
 	mcm_fake_remove_wait(t->fake);

@@ -34,20 +34,6 @@ static void mcm_one_per_slot(struct kunit *test)
 	rdma_mcm_slot_size = 1;
 }
 
-/*
- * Wait until rdma_mcm's ib_client has begun removing a device (a state,
- * not a time: the bound only keeps a broken build from hanging).
- */
-static void mcm_wait_removing(struct kunit *test, struct ib_device *dev)
-{
-	int i;
-
-	for (i = 0; i < 60000 && !rdma_mcm_dev_removing(dev); i++)
-		usleep_range(500, 1000);
-	KUNIT_EXPECT_TRUE_MSG(test, rdma_mcm_dev_removing(dev),
-			      "the device removal never began");
-}
-
 /* A context without a membership still hears of its device's loss. */
 static void mcm_dev_lost_without_memberships(struct kunit *test)
 {
@@ -306,37 +292,16 @@ static void mcm_dev_lost_callback_closes(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, t->rec.ctx);
 }
 
-struct mcm_joiner {
-	struct rdma_mcm_ctx *ctx;
-	u32 handle;
-	int ret;
-	struct completion done;
-};
-
-static int mcm_joiner_fn(void *arg)
-{
-	struct mcm_joiner *j = arg;
-	struct sockaddr_in grp = mcm_v4(MCM_GROUP(8));
-
-	j->ret = rdma_mcm_join(j->ctx, (struct sockaddr *)&grp,
-			       RDMA_MCM_FULLMEMBER, NULL, NULL, &j->handle);
-	complete(&j->done);
-	return 0;
-}
-
 /* A join in rdma_cm when the removal begins: it fails with -ENODEV after. */
 static void mcm_dev_lost_during_join(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
-	struct mcm_joiner j = { .ctx = mcm_open(test) };
-	struct task_struct *task;
+	struct mcm_joiner j = { .ctx = mcm_open(test), .group = MCM_GROUP(8) };
 
-	init_completion(&j.done);
 	t->fake->inject = (struct mcm_fake_inject){
 		.at = MCM_FAKE_AT_JOIN, .what = MCM_FAKE_DO_PAUSE,
 	};
-	task = kthread_run(mcm_joiner_fn, &j, "mcm_joiner");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	mcm_join_in_thread(test, &j);
 	wait_for_completion(&t->fake->paused);
 	mcm_fake_remove_device_async(t->fake, 0);
 	mcm_wait_removing(test, t->fake->ibdev[0]);

@@ -4,7 +4,9 @@
  * rdma_mcm_test_util.h).
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/in.h>
+#include <linux/kthread.h>
 #include <net/net_namespace.h>
 
 #include "rdma_mcm_test_util.h"
@@ -144,6 +146,41 @@ enum rdma_mcm_state mcm_state(struct kunit *test, struct rdma_mcm_ctx *ctx,
 
 	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, handle, &info), 0);
 	return info.state;
+}
+
+static int mcm_joiner_fn(void *arg)
+{
+	struct mcm_joiner *j = arg;
+	struct sockaddr_in grp = mcm_v4(j->group);
+
+	j->ret = rdma_mcm_join(j->ctx, (struct sockaddr *)&grp,
+			       RDMA_MCM_FULLMEMBER, NULL, NULL, &j->handle);
+	complete(&j->done);
+	return 0;
+}
+
+/* Start @j's join (of @j->group on @j->ctx); wait_for_completion(&j->done). */
+void mcm_join_in_thread(struct kunit *test, struct mcm_joiner *j)
+{
+	struct task_struct *task;
+
+	init_completion(&j->done);
+	task = kthread_run(mcm_joiner_fn, j, "mcm_joiner");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+}
+
+/*
+ * Wait until rdma_mcm's ib_client has begun removing a device (a state,
+ * not a time: the bound only keeps a broken build from hanging).
+ */
+void mcm_wait_removing(struct kunit *test, struct ib_device *dev)
+{
+	int i;
+
+	for (i = 0; i < 60000 && !rdma_mcm_dev_removing(dev); i++)
+		usleep_range(500, 1000);
+	KUNIT_EXPECT_TRUE_MSG(test, rdma_mcm_dev_removing(dev),
+			      "the device removal never began");
 }
 
 int mcm_test_init(struct kunit *test)

@@ -70,6 +70,17 @@ u32 mcm_join(struct kunit *test, struct rdma_mcm_ctx *ctx, u32 group,
 struct mcm_fake_join *mcm_fake_join_of(struct kunit *test, u32 group);
 enum rdma_mcm_state mcm_state(struct kunit *test, struct rdma_mcm_ctx *ctx,
 			      u32 handle);
+/* A join in a thread of its own, for a test to act while it is inside. */
+struct mcm_joiner {
+	struct rdma_mcm_ctx *ctx;
+	u32 group;
+	u32 handle;
+	int ret;
+	struct completion done;
+};
+
+void mcm_join_in_thread(struct kunit *test, struct mcm_joiner *j);
+void mcm_wait_removing(struct kunit *test, struct ib_device *dev);
 int mcm_test_init(struct kunit *test);
 void mcm_test_exit(struct kunit *test);
 

@@ -67,6 +67,7 @@ struct rdma_mcm_uctx *rdma_mcm_uctx_alloc(void)
 		return NULL;
 	xa_init_flags(&uctx->members, XA_FLAGS_ACCOUNT);
 	uctx->removed.type = RDMA_MCM_EVENT_DEVICE_REMOVED;
+	uctx->added.type = RDMA_MCM_EVENT_DEVICE_ADDED;
 	atomic_inc(&rdma_mcm_live_uctxs);
 	return uctx;
 }

@@ -33,7 +33,10 @@ struct rdma_mcm_user;
 
 /* The event types this kernel knows */
 #define RDMA_MCM_EVENTS_KNOWN	(RDMA_MCM_EVENTS_DEFAULT | \
-				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED))
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED) | \
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING) | \
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINED) | \
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
 
 /**
  * struct rdma_mcm_ufile - one open file of /dev/rdma_mcm
@@ -89,6 +92,8 @@ struct rdma_mcm_uevent {
  * @id: its id in the file
  * @members: handle -> struct rdma_mcm_umember
  * @removed: its DEVICE_REMOVED event
+ * @added: its DEVICE_ADDED event
+ * @added_port: the port DEVICE_ADDED reports (under the file's ev_lock)
  */
 struct rdma_mcm_uctx {
 	struct rdma_mcm_ufile *file;
@@ -96,6 +101,8 @@ struct rdma_mcm_uctx {
 	u32 id;
 	struct xarray members;
 	struct rdma_mcm_uevent removed;
+	struct rdma_mcm_uevent added;
+	u8 added_port;
 };
 
 /**
@@ -106,10 +113,13 @@ struct rdma_mcm_uctx {
  * @join_flags: the join's flags
  * @events_reported: events of it read() so far (under the file's ev_lock)
  * @error_status: the status its ERROR event reports (under ev_lock)
+ * @rejoin_status: the reason its REJOINING event reports (under ev_lock)
  * @joined: its JOINED event
  * @error: its ERROR event
- * @joined_ev: the JOINED event whole, as the callback built it (under
- *	ev_lock); an ERROR event is built at read() time
+ * @rejoining: its REJOINING event
+ * @rejoined: its REJOINED event
+ * @joined_ev: the latest JOINED (or REJOINED) event whole, as the
+ *	callback built it (under ev_lock); the others are built at read() time
  */
 struct rdma_mcm_umember {
 	struct rdma_mcm_uctx *uctx;
@@ -118,8 +128,11 @@ struct rdma_mcm_umember {
 	u32 join_flags;
 	u32 events_reported;
 	int error_status;
+	int rejoin_status;
 	struct rdma_mcm_uevent joined;
 	struct rdma_mcm_uevent error;
+	struct rdma_mcm_uevent rejoining;
+	struct rdma_mcm_uevent rejoined;
 	struct rdma_mcm_event joined_ev;
 };
 

@@ -85,6 +85,13 @@ void rdma_mcm_destroy_uctx(struct rdma_mcm_uctx *uctx)
 	rdma_mcm_uctx_free(uctx);
 }
 
+/* CREATE_CTX's flags, as the kernel API's */
+static u32 rdma_mcm_ctx_flags(u32 flags)
+{
+	return (flags & RDMA_MCM_CTX_HEAL ? RDMA_MCM_OPEN_HEAL : 0) |
+	       (flags & RDMA_MCM_CTX_ROUTE ? RDMA_MCM_OPEN_ROUTE : 0);
+}
+
 static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 				   struct rdma_mcm_create_ctx *arg)
 {
@@ -92,7 +99,8 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 	struct rdma_mcm_uctx *uctx;
 	int ret;
 
-	if (arg->flags || arg->reserved)
+	if ((arg->flags & ~(RDMA_MCM_CTX_HEAL | RDMA_MCM_CTX_ROUTE)) ||
+	    arg->reserved)
 		return -EINVAL;
 	ret = rdma_mcm_uaddr_parse(arg->src, arg->src_len, &src);
 	if (ret)
@@ -117,8 +125,9 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 		ret = -ENOMEM;	/* -EBUSY would take 4G contexts */
 		goto err_free;
 	}
-	uctx->ctx = rdma_mcm_open(file->net, (struct sockaddr *)&src,
-				  &rdma_mcm_ufile_ops, uctx);
+	uctx->ctx = rdma_mcm_open_flags(file->net, (struct sockaddr *)&src,
+					&rdma_mcm_ufile_ops, uctx,
+					rdma_mcm_ctx_flags(arg->flags));
 	if (IS_ERR(uctx->ctx)) {
 		ret = PTR_ERR(uctx->ctx);
 		xa_erase(&file->contexts, uctx->id);
@@ -202,6 +211,8 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	um->join_flags = join_flags;
 	um->joined.type = RDMA_MCM_EVENT_JOINED;
 	um->error.type = RDMA_MCM_EVENT_ERROR;
+	um->rejoining.type = RDMA_MCM_EVENT_REJOINING;
+	um->rejoined.type = RDMA_MCM_EVENT_REJOINED;
 	ret = rdma_mcm_join(uctx->ctx, (struct sockaddr *)&group, type, NULL,
 			    um, handle);
 	if (ret)
@@ -314,11 +325,17 @@ static void rdma_mcm_fill_member(struct rdma_mcm_ufile *file,
 	case RDMA_MCM_ERROR:
 		m->state = RDMA_MCM_STATE_ERROR;
 		break;
+	case RDMA_MCM_WAITING:
+		m->state = RDMA_MCM_STATE_WAITING;
+		break;
 	default:
 		m->state = RDMA_MCM_STATE_JOINING;
 		break;
 	}
 	m->status = info->status;
+	m->rejoins = info->rejoins;
+	m->last_status = info->last_status;
+	m->state_time_ns = info->state_time_ns;
 	m->qkey = info->qkey;
 	m->mlid = info->mlid;
 	memcpy(m->mgid, info->mgid.raw, sizeof(m->mgid));
@@ -713,8 +730,8 @@ void rdma_mcm_abi_layout_check(void)
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_destroy_ctx) != 8);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_join) != 152);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_leave) != 152);
-	BUILD_BUG_ON(sizeof(struct rdma_mcm_member) != 184);
-	BUILD_BUG_ON(sizeof(struct rdma_mcm_query) != 192);
+	BUILD_BUG_ON(sizeof(struct rdma_mcm_member) != 200);
+	BUILD_BUG_ON(sizeof(struct rdma_mcm_query) != 208);
 	BUILD_BUG_ON(offsetof(struct rdma_mcm_query, member) != 8);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_list) != 32);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_join_entry) != 152);
@@ -724,6 +741,9 @@ void rdma_mcm_abi_layout_check(void)
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_set_events) != 16);
 	BUILD_BUG_ON(RDMA_MCM_EVENT_SIZE_VER0 != 72);
 	BUILD_BUG_ON(RDMA_MCM_MEMBER_SIZE_VER0 != 184);
+	BUILD_BUG_ON(RDMA_MCM_QUERY_SIZE_VER0 != 192);
+	BUILD_BUG_ON(offsetof(struct rdma_mcm_member, rejoins) !=
+		     RDMA_MCM_MEMBER_SIZE_VER0);
 	BUILD_BUG_ON(RDMA_MCM_JOIN_ENTRY_SIZE_VER0 != 152);
 	BUILD_BUG_ON(RDMA_MCM_LEAVE_ENTRY_SIZE_VER0 != 152);
 	/* a batch entry's outputs are one run of bytes */

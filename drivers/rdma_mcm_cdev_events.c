@@ -45,23 +45,37 @@ static void rdma_mcm_build_event(const struct rdma_mcm_uevent *uev,
 	const struct rdma_mcm_umember *um;
 	const struct rdma_mcm_uctx *uctx;
 
+	memset(ev, 0, sizeof(*ev));
 	switch (uev->type) {
 	case RDMA_MCM_EVENT_JOINED:
 		um = container_of(uev, struct rdma_mcm_umember, joined);
 		*ev = um->joined_ev;
 		return;
+	case RDMA_MCM_EVENT_REJOINED:
+		um = container_of(uev, struct rdma_mcm_umember, rejoined);
+		*ev = um->joined_ev;
+		ev->event = RDMA_MCM_EVENT_REJOINED;
+		return;
 	case RDMA_MCM_EVENT_ERROR:
-		um = container_of(uev, struct rdma_mcm_umember, error);
-		memset(ev, 0, sizeof(*ev));
+	case RDMA_MCM_EVENT_REJOINING:
+		um = uev->type == RDMA_MCM_EVENT_ERROR ?
+		     container_of(uev, struct rdma_mcm_umember, error) :
+		     container_of(uev, struct rdma_mcm_umember, rejoining);
 		ev->cookie = um->cookie;
-		ev->event = RDMA_MCM_EVENT_ERROR;
-		ev->status = um->error_status;
+		ev->event = uev->type;
+		ev->status = uev->type == RDMA_MCM_EVENT_ERROR ?
+			     um->error_status : um->rejoin_status;
 		ev->ctx_id = um->uctx->id;
 		ev->handle = um->handle;
 		return;
+	case RDMA_MCM_EVENT_DEVICE_ADDED:
+		uctx = container_of(uev, struct rdma_mcm_uctx, added);
+		ev->event = RDMA_MCM_EVENT_DEVICE_ADDED;
+		ev->ctx_id = uctx->id;
+		ev->port_num = uctx->added_port;
+		return;
 	default:
 		uctx = container_of(uev, struct rdma_mcm_uctx, removed);
-		memset(ev, 0, sizeof(*ev));
 		ev->event = RDMA_MCM_EVENT_DEVICE_REMOVED;
 		ev->status = -ENODEV;
 		ev->ctx_id = uctx->id;
@@ -72,16 +86,31 @@ static void rdma_mcm_build_event(const struct rdma_mcm_uevent *uev,
 /* An event was read: count it against its membership. */
 static void rdma_mcm_event_reported(struct rdma_mcm_uevent *uev)
 {
-	if (uev->type == RDMA_MCM_EVENT_JOINED)
-		container_of(uev, struct rdma_mcm_umember,
-			     joined)->events_reported++;
-	else if (uev->type == RDMA_MCM_EVENT_ERROR)
-		container_of(uev, struct rdma_mcm_umember,
-			     error)->events_reported++;
+	struct rdma_mcm_umember *um;
+
+	switch (uev->type) {
+	case RDMA_MCM_EVENT_JOINED:
+		um = container_of(uev, struct rdma_mcm_umember, joined);
+		break;
+	case RDMA_MCM_EVENT_ERROR:
+		um = container_of(uev, struct rdma_mcm_umember, error);
+		break;
+	case RDMA_MCM_EVENT_REJOINING:
+		um = container_of(uev, struct rdma_mcm_umember, rejoining);
+		break;
+	case RDMA_MCM_EVENT_REJOINED:
+		um = container_of(uev, struct rdma_mcm_umember, rejoined);
+		break;
+	default:
+		return;		/* a context's */
+	}
+	um->events_reported++;
 }
 
-static void rdma_mcm_ufile_joined(void *priv,
-				  const struct rdma_mcm_join_info *info)
+/* JOINED and REJOINED: the event whole, as the callback sees it. */
+static void rdma_mcm_ufile_joined_as(void *priv,
+				     const struct rdma_mcm_join_info *info,
+				     bool rejoined)
 {
 	struct rdma_mcm_uctx *uctx = priv;
 	struct rdma_mcm_umember *um = info->context;
@@ -107,7 +136,34 @@ static void rdma_mcm_ufile_joined(void *priv,
 	spin_lock(&file->ev_lock);
 	um->handle = info->handle;
 	um->joined_ev = ev;
-	rdma_mcm_queue_event(file, &um->joined);
+	rdma_mcm_queue_event(file, rejoined ? &um->rejoined : &um->joined);
+	spin_unlock(&file->ev_lock);
+	wake_up_interruptible(&file->poll_wait);
+}
+
+static void rdma_mcm_ufile_joined(void *priv,
+				  const struct rdma_mcm_join_info *info)
+{
+	rdma_mcm_ufile_joined_as(priv, info, false);
+}
+
+static void rdma_mcm_ufile_rejoined(void *priv,
+				    const struct rdma_mcm_join_info *info)
+{
+	rdma_mcm_ufile_joined_as(priv, info, true);
+}
+
+static void rdma_mcm_ufile_rejoining(void *priv, u32 handle, void *context,
+				     int reason)
+{
+	struct rdma_mcm_uctx *uctx = priv;
+	struct rdma_mcm_umember *um = context;
+	struct rdma_mcm_ufile *file = uctx->file;
+
+	spin_lock(&file->ev_lock);
+	um->handle = handle;
+	um->rejoin_status = reason;
+	rdma_mcm_queue_event(file, &um->rejoining);
 	spin_unlock(&file->ev_lock);
 	wake_up_interruptible(&file->poll_wait);
 }
@@ -142,10 +198,30 @@ static void rdma_mcm_ufile_device_removed(void *priv)
 	wake_up_interruptible(&file->poll_wait);
 }
 
+/* A healing context has a device again: the application builds anew. */
+static void rdma_mcm_ufile_device_added(void *priv)
+{
+	struct rdma_mcm_uctx *uctx = priv;
+	struct rdma_mcm_ufile *file = uctx->file;
+	struct rdma_mcm_ctx *ctx = READ_ONCE(uctx->ctx);
+	u32 port = 0;
+
+	if (ctx)
+		rdma_mcm_device(ctx, &port);
+	spin_lock(&file->ev_lock);
+	uctx->added_port = port;
+	rdma_mcm_queue_event(file, &uctx->added);
+	spin_unlock(&file->ev_lock);
+	wake_up_interruptible(&file->poll_wait);
+}
+
 const struct rdma_mcm_ops rdma_mcm_ufile_ops = {
 	.joined = rdma_mcm_ufile_joined,
 	.error = rdma_mcm_ufile_error,
 	.device_removed = rdma_mcm_ufile_device_removed,
+	.rejoining = rdma_mcm_ufile_rejoining,
+	.rejoined = rdma_mcm_ufile_rejoined,
+	.device_added = rdma_mcm_ufile_device_added,
 };
 
 /**
@@ -163,13 +239,15 @@ u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
 	spin_lock(&file->ev_lock);
 	rdma_mcm_unqueue_event(&um->joined);
 	rdma_mcm_unqueue_event(&um->error);
+	rdma_mcm_unqueue_event(&um->rejoining);
+	rdma_mcm_unqueue_event(&um->rejoined);
 	reported = um->events_reported;
 	spin_unlock(&file->ev_lock);
 	return reported;
 }
 
 /**
- * rdma_mcm_purge_uctx() - take a closed context's own event off the queue
+ * rdma_mcm_purge_uctx() - take a closed context's own events off the queue
  * @file: the file
  * @uctx: the context, whose callbacks can no longer run
  */
@@ -178,6 +256,7 @@ void rdma_mcm_purge_uctx(struct rdma_mcm_ufile *file,
 {
 	spin_lock(&file->ev_lock);
 	rdma_mcm_unqueue_event(&uctx->removed);
+	rdma_mcm_unqueue_event(&uctx->added);
 	spin_unlock(&file->ev_lock);
 }
 

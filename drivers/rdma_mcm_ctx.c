@@ -8,14 +8,23 @@
  * The last reference frees the context, after its work has stopped.
  *
  * Losing the device, in the context's work (one place, whatever started
- * it: rdma_mcm's ib_client, rdma_cm's DEVICE_REMOVAL event, or a new id
- * that landed on another device):
+ * it: rdma_mcm's ib_client, rdma_cm's DEVICE_REMOVAL event, or an id that
+ * landed on another device, or an address that moved):
  *   1. under the mutex: every attached QP is detached, every address
  *      handle's GID reference dropped, every JOINING or JOINED membership
- *      goes to ERROR with -ENODEV, the context forgets its device;
- *   2. the ULP's ->error() callbacks run, then ->device_removed(), once;
+ *      goes to ERROR with -ENODEV (a healing context's to WAITING, on the
+ *      list of those waiting for a device), the context forgets its
+ *      device;
+ *   2. the ULP's ->error() (->rejoining()) callbacks run, then
+ *      ->device_removed(), once;
  *   3. the rdma_cm_ids are destroyed, which lets rdma_cm's removal finish.
  * So the device stays registered until ->device_removed() has returned.
+ *
+ * Finding a device again (a healing context): when rdma_mcm_device.c says
+ * a device appeared or changed, the context's rejoin work binds a new id
+ * to the source address (or resolves the route); once one lands on a
+ * device, ->device_added() is queued and the waiting memberships are
+ * joined again.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -44,6 +53,7 @@ static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 	rdma_mcm_registry_del(ctx);
 	/* never called from ctx->work itself: see rdma_mcm_close() */
 	cancel_work_sync(&ctx->work);
+	cancel_delayed_work_sync(&ctx->rejoin_work);
 	WARN_ON_ONCE(!list_empty(&ctx->slots));
 	WARN_ON_ONCE(!xa_empty(&ctx->members));
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->groups));
@@ -132,9 +142,54 @@ void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
 	ctx->device_lost = true;
 	rdma_mcm_ctx_clear_device(ctx);
 	spin_lock_bh(&ctx->lock);
-	ctx->notify_device_removed = true;
+	rdma_mcm_notify_ctx(ctx, &ctx->removed_notice);
 	spin_unlock_bh(&ctx->lock);
 	mutex_unlock(&ctx->mutex);
+}
+
+/**
+ * rdma_mcm_look_for_device() - find a device, or check the one a context has
+ * @ctx: the context
+ *
+ * A healing context that lost its device binds a new id to its source
+ * address (or resolves its route): once one lands on a device (not one
+ * being removed), the context has it, ->device_added() is queued, and the
+ * waiting memberships are due. A context with a device checks that its
+ * address (or route) still leads there: if not, it loses the device.
+ *
+ * Context: the context's rejoin work, @ctx->mutex held.
+ */
+void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_slot *slot;
+	int ret;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (ctx->closing)
+		return;
+	if (ctx->device && !ctx->device_lost) {
+		ret = rdma_mcm_slot_probe(ctx);
+		if (ret == -ENODEV || ret == -EADDRNOTAVAIL)
+			rdma_mcm_ctx_lose_device(ctx);
+		return;
+	}
+	/* only once the lost device's ids are gone (the work destroys them) */
+	if (!(ctx->flags & RDMA_MCM_OPEN_HEAL) || !ctx->device_lost ||
+	    !list_empty(&ctx->slots))
+		return;
+	ctx->device_lost = false;
+	slot = rdma_mcm_slot_create(ctx);
+	if (IS_ERR(slot)) {
+		ctx->device_lost = true;
+		ctx->device = NULL;
+		return;
+	}
+	pr_debug("context %u found device %s port %u\n", ctx->id,
+		 dev_name(&ctx->device->dev), ctx->port_num);
+	spin_lock_bh(&ctx->lock);
+	rdma_mcm_notify_ctx(ctx, &ctx->added_notice);
+	spin_unlock_bh(&ctx->lock);
+	queue_work(rdma_mcm_wq, &ctx->work);
 }
 
 /**
@@ -152,10 +207,16 @@ void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
 	mutex_lock(&ctx->mutex);
 	/* a callback may have closed the context: its ids are gone then */
 	if (ctx->device_lost && !ctx->closing) {
+		/* a healing context looks for a device from now on */
+		spin_lock_bh(&ctx->lock);
+		ctx->look_for_device = true;
+		spin_unlock_bh(&ctx->lock);
 		xa_for_each(&ctx->members, idx, mb)
 			mb->slot = NULL;
 		list_for_each_entry_safe(slot, tmp, &ctx->slots, node)
 			rdma_mcm_slot_destroy(ctx, slot);
+		if (ctx->flags & RDMA_MCM_OPEN_HEAL)
+			rdma_mcm_rejoin_kick(ctx);
 	}
 	mutex_unlock(&ctx->mutex);
 }
@@ -167,8 +228,9 @@ void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
  * @ops: callbacks
  * @priv: passed to the callbacks
  * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
+ * @flags: RDMA_MCM_OPEN_*
  *
- * See rdma_mcm_open().
+ * See rdma_mcm_open_flags().
  *
  * Return: the context or an ERR_PTR().
  */
@@ -176,7 +238,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 					   const struct sockaddr *src,
 					   const struct rdma_mcm_ops *ops,
 					   void *priv,
-					   const struct rdma_mcm_backend *be)
+					   const struct rdma_mcm_backend *be,
+					   u32 flags)
 {
 	struct rdma_mcm_slot *slot;
 	struct rdma_mcm_ctx *ctx;
@@ -184,7 +247,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	int ret;
 
 	might_sleep();
-	if (!net || !ops || !be)
+	if (!net || !ops || !be ||
+	    (flags & ~(RDMA_MCM_OPEN_HEAL | RDMA_MCM_OPEN_ROUTE)))
 		return ERR_PTR(-EINVAL);
 	ctx = rdma_mcm_fail_alloc() ? NULL :
 	      kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
@@ -199,6 +263,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	}
 	ctx->groups = RB_ROOT;
 	refcount_set(&ctx->ref, 1);
+	ctx->flags = flags;
 	ctx->net = get_net(net);
 	ctx->ops = ops;
 	ctx->priv = priv;
@@ -210,6 +275,12 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	INIT_LIST_HEAD(&ctx->free_slots);
 	INIT_LIST_HEAD(&ctx->pending);
 	INIT_LIST_HEAD(&ctx->gone_node);
+	INIT_LIST_HEAD(&ctx->waiting);
+	INIT_LIST_HEAD(&ctx->removed_notice.node);
+	ctx->removed_notice.kind = RDMA_MCM_NOTICE_REMOVED;
+	INIT_LIST_HEAD(&ctx->added_notice.node);
+	ctx->added_notice.kind = RDMA_MCM_NOTICE_ADDED;
+	INIT_DELAYED_WORK(&ctx->rejoin_work, rdma_mcm_rejoin_work);
 	INIT_WORK(&ctx->work, rdma_mcm_work);
 	INIT_WORK(&ctx->free_work, rdma_mcm_free_work);
 	init_waitqueue_head(&ctx->cb_wq);
@@ -247,35 +318,69 @@ err_free:
 }
 
 /**
- * rdma_mcm_open() - open a multicast manager context
- * @net: network namespace of @src; the context holds a reference
- * @src: local source address (AF_INET, AF_INET6 or AF_IB) of an RDMA
- *	device; every membership of the context is joined from it. Its port
+ * rdma_mcm_open_flags() - open a multicast manager context
+ * @net: network namespace of @addr; the context holds a reference
+ * @addr: local source address (AF_INET, AF_INET6 or AF_IB) of an RDMA
+ *	device; every membership of the context is joined from it. With
+ *	%RDMA_MCM_OPEN_ROUTE, a destination (a multicast group): the device,
+ *	port and source address are those of the route to it, as for an
+ *	rdma_cm_id resolved with rdma_resolve_addr() and no source. Its port
  *	(for AF_IB, its service id) is ignored: each rdma_cm_id of the
  *	context binds a port of its own.
  * @ops: the ULP's callbacks; must stay valid until rdma_mcm_close()
  * @priv: passed to the callbacks
+ * @flags: %RDMA_MCM_OPEN_HEAL: the context heals its memberships (see
+ *	&struct rdma_mcm_ops) and outlives its device; %RDMA_MCM_OPEN_ROUTE:
+ *	@addr is a destination. 0 is rdma_mcm_open().
  *
- * Creates and binds the context's first rdma_cm_id (RDMA_PS_UDP,
- * IB_QPT_UD), so that a bad address fails here, not at the first join.
- * The device and port it lands on are the context's for good: see
- * &rdma_mcm_ops.device_removed. The context holds a reference on the
- * rdma_mcm module.
+ * Creates and binds (or resolves) the context's first rdma_cm_id
+ * (RDMA_PS_UDP, IB_QPT_UD), so that a bad address fails here, not at the
+ * first join. The device and port it lands on are the context's until it
+ * loses them: see &rdma_mcm_ops.device_removed; a healing context then
+ * takes the next device its address (or route) leads to. A change of
+ * address or route is noticed when a device appears, goes, or changes its
+ * GIDs or port state. The context holds a reference on the rdma_mcm
+ * module.
  *
  * Context: process context; may sleep.
- * Return: the context, or an ERR_PTR(): -EINVAL for a NULL argument or an
- * address too short for its family, -EAFNOSUPPORT for another family,
- * -EADDRNOTAVAIL when no netdev of @net owns @src (or rdma_cm's UDP port
- * space of @net is exhausted), -ENODEV when its netdev has no RDMA device
- * (or @src is a wildcard or loopback address, or the device is being
- * removed), -ENOMEM, -EIO for an error of rdma_cm that rdma_mcm does not
- * expect (logged).
+ * Return: the context, or an ERR_PTR(): -EINVAL for a NULL argument, an
+ * unknown flag, an address too short for its family, or one that cannot
+ * be bound as given (an IPv6 link-local address without a scope id);
+ * -EAFNOSUPPORT for another family; -EADDRNOTAVAIL when no netdev of @net
+ * owns @addr (or rdma_cm's UDP port space of @net is exhausted); -ENODEV
+ * when its netdev has no RDMA device (or @addr is a wildcard or loopback
+ * address, or the device is being removed); with %RDMA_MCM_OPEN_ROUTE,
+ * -ENETUNREACH when no route leads to @addr and -ETIMEDOUT when it could
+ * not be resolved in time; -ENOMEM; -EIO for an error of rdma_cm that
+ * rdma_mcm does not expect (logged).
+ */
+struct rdma_mcm_ctx *rdma_mcm_open_flags(struct net *net,
+					 const struct sockaddr *addr,
+					 const struct rdma_mcm_ops *ops,
+					 void *priv, u32 flags)
+{
+	return rdma_mcm_open_backend(net, addr, ops, priv,
+				     &rdma_mcm_rdma_cm_backend, flags);
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_open_flags);
+
+/**
+ * rdma_mcm_open() - open a multicast manager context on a source address
+ * @net: network namespace of @src
+ * @src: local source address
+ * @ops: the ULP's callbacks
+ * @priv: passed to the callbacks
+ *
+ * rdma_mcm_open_flags() with no flag: the context does not heal, and
+ * @src is a source address.
+ *
+ * Context: process context; may sleep.
+ * Return: as rdma_mcm_open_flags().
  */
 struct rdma_mcm_ctx *rdma_mcm_open(struct net *net, const struct sockaddr *src,
 				   const struct rdma_mcm_ops *ops, void *priv)
 {
-	return rdma_mcm_open_backend(net, src, ops, priv,
-				     &rdma_mcm_rdma_cm_backend);
+	return rdma_mcm_open_flags(net, src, ops, priv, 0);
 }
 EXPORT_SYMBOL_GPL(rdma_mcm_open);
 

@@ -18,6 +18,15 @@
  * The registry of every open context lives here too: an xarray indexed by
  * the context's id, each context recording its device under
  * rdma_mcm_dev_lock.
+ *
+ * For healing contexts, this is also where a device's changes are heard:
+ * a device registered, and a device's events (its GID table changed, a
+ * port became active, the SM changed or asked for a reregister) kick the
+ * contexts concerned: those without a device look for one, those on the
+ * device check their address still leads there, and after a port or SM
+ * event their waiting memberships need not wait any longer. And each
+ * device has the rejoin budget of every context on it: a token bucket of
+ * rejoin_rate tokens a second, at most a tenth of a second's worth at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,6 +45,10 @@
  * @index: its index in ib_core: a device registered again where a removed
  *	one was has another
  * @removing: its unregistration has begun: no context may bind to it
+ * @mtokens: the rejoin budget, in thousandths of a rejoin
+ * @stamp_ms: when @mtokens was last refilled (the backend's clock)
+ * @handler: its event handler (devices of the ib_client only)
+ * @has_handler: @handler is registered
  *
  * ib_core says when a device's unregistration begins, not when it ends:
  * rdma_cm still hands the device to a bind until its own client is
@@ -48,6 +61,10 @@ struct rdma_mcm_dev {
 	struct ib_device *device;
 	u32 index;
 	bool removing;
+	u64 mtokens;
+	u64 stamp_ms;
+	struct ib_event_handler handler;
+	bool has_handler;
 };
 
 #define RDMA_MCM_GONE_MAX	16
@@ -109,10 +126,13 @@ int rdma_mcm_dev_add(struct ib_device *device)
 		return -ENOMEM;
 	dev->device = device;
 	dev->index = device->index;
+	dev->mtokens = U64_MAX;		/* a full bucket at first use */
 	spin_lock(&rdma_mcm_dev_lock);
 	list_add_tail(&dev->node, &rdma_mcm_devs);
 	rdma_mcm_nr_devs++;
 	spin_unlock(&rdma_mcm_dev_lock);
+	/* a context that lost its device may find this one */
+	rdma_mcm_dev_changed(device, 0, false);
 	pr_debug("device %s added\n", dev_name(&device->dev));
 	return 0;
 }
@@ -192,6 +212,107 @@ bool rdma_mcm_dev_removing(struct ib_device *device)
 	removing = dev && dev->removing;
 	spin_unlock(&rdma_mcm_dev_lock);
 	return removing;
+}
+
+/**
+ * rdma_mcm_dev_take_tokens() - take one rejoin from a device's budget
+ * @device: the device
+ * @now_ms: now, on the backend's clock
+ * @wait_ms: set, when there is none, to how long until there is one
+ *
+ * Return: true when the rejoin may go now. A device rdma_mcm does not know
+ * (or rejoin_rate 0) has no limit.
+ */
+bool rdma_mcm_dev_take_tokens(struct ib_device *device, u64 now_ms,
+			      u64 *wait_ms)
+{
+	u64 rate = READ_ONCE(rdma_mcm_rejoin_rate);
+	u64 cap = max_t(u64, 1, rate / 10) * 1000;
+	struct rdma_mcm_dev *dev;
+	bool ok = true;
+
+	if (!rate)
+		return true;
+	spin_lock(&rdma_mcm_dev_lock);
+	dev = rdma_mcm_dev_find_in(&rdma_mcm_devs, device);
+	if (dev) {
+		if (dev->mtokens == U64_MAX) {
+			dev->mtokens = cap;
+		} else if (now_ms > dev->stamp_ms) {
+			dev->mtokens = min(cap, dev->mtokens +
+					   (now_ms - dev->stamp_ms) * rate);
+		}
+		dev->stamp_ms = max(dev->stamp_ms, now_ms);
+		ok = dev->mtokens >= 1000;
+		if (ok)
+			dev->mtokens -= 1000;
+		else
+			*wait_ms = DIV_ROUND_UP(1000 - dev->mtokens, rate);
+	}
+	spin_unlock(&rdma_mcm_dev_lock);
+	return ok;
+}
+
+/**
+ * rdma_mcm_dev_changed() - a device appeared or changed: kick its contexts
+ * @device: the device
+ * @port_num: the port the change is about, 0 for the whole device
+ * @port_up: a port or SM event (the port is up, or the SM asks for
+ *	joins again): waiting memberships of the port need not wait;
+ *	otherwise a device or GID change: contexts look for (or check) their
+ *	device
+ *
+ * Kicks every healing context without a device, and every context on
+ * @device (and @port_num). Holding rdma_mcm_dev_lock keeps them from being
+ * freed meanwhile (a context leaves the registry under it before it is
+ * freed, and its free cancels the work kicked here).
+ *
+ * Context: any context but hard interrupt; does not sleep.
+ */
+void rdma_mcm_dev_changed(struct ib_device *device, u32 port_num,
+			  bool port_up)
+{
+	struct rdma_mcm_ctx *ctx;
+	unsigned long idx;
+	bool mine;
+
+	spin_lock(&rdma_mcm_dev_lock);
+	xa_for_each(&rdma_mcm_ctxs, idx, ctx) {
+		mine = ctx->device == device &&
+		       (!port_num || ctx->port_num == port_num);
+		if (!mine && (ctx->device ||
+			      !(ctx->flags & RDMA_MCM_OPEN_HEAL)))
+			continue;
+		spin_lock_bh(&ctx->lock);
+		if (mine && port_up)
+			ctx->rejoin_now = true;
+		else if (!port_up)
+			ctx->look_for_device = true;
+		spin_unlock_bh(&ctx->lock);
+		rdma_mcm_rejoin_kick(ctx);
+	}
+	spin_unlock(&rdma_mcm_dev_lock);
+}
+
+static void rdma_mcm_dev_event(struct ib_event_handler *handler,
+			       struct ib_event *event)
+{
+	u32 port = event->element.port_num;
+
+	switch (event->event) {
+	case IB_EVENT_GID_CHANGE:
+		rdma_mcm_dev_changed(event->device, port, false);
+		break;
+	case IB_EVENT_PORT_ACTIVE:
+	case IB_EVENT_SM_CHANGE:
+	case IB_EVENT_CLIENT_REREGISTER:
+	case IB_EVENT_LID_CHANGE:
+	case IB_EVENT_PKEY_CHANGE:
+		rdma_mcm_dev_changed(event->device, port, true);
+		break;
+	default:
+		break;
+	}
 }
 
 /**
@@ -283,13 +404,36 @@ void rdma_mcm_ctx_clear_device(struct rdma_mcm_ctx *ctx)
 	spin_unlock(&rdma_mcm_dev_lock);
 }
 
+/* The ib_client's devices also have their events heard. */
 static int rdma_mcm_ib_add_one(struct ib_device *device)
 {
-	return rdma_mcm_dev_add(device);
+	struct rdma_mcm_dev *dev;
+	int ret;
+
+	ret = rdma_mcm_dev_add(device);
+	if (ret)
+		return ret;
+	spin_lock(&rdma_mcm_dev_lock);
+	dev = rdma_mcm_dev_find_in(&rdma_mcm_devs, device);
+	spin_unlock(&rdma_mcm_dev_lock);
+	/* the entry lives until .remove, which only this client calls */
+	INIT_IB_EVENT_HANDLER(&dev->handler, device, rdma_mcm_dev_event);
+	ib_register_event_handler(&dev->handler);
+	dev->has_handler = true;
+	return 0;
 }
 
 static void rdma_mcm_ib_remove_one(struct ib_device *device, void *client_data)
 {
+	struct rdma_mcm_dev *dev;
+
+	spin_lock(&rdma_mcm_dev_lock);
+	dev = rdma_mcm_dev_find_in(&rdma_mcm_devs, device);
+	spin_unlock(&rdma_mcm_dev_lock);
+	if (dev && dev->has_handler) {
+		ib_unregister_event_handler(&dev->handler);
+		dev->has_handler = false;
+	}
 	rdma_mcm_dev_remove(device);
 }
 

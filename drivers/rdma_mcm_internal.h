@@ -7,6 +7,7 @@
  *   rdma_mcm_ctx.c      contexts: open, close, lifetime, losing the device
  *   rdma_mcm_member.c   memberships: join, leave, query, list
  *   rdma_mcm_slot.c     the rdma_cm_ids a context joins on
+ *   rdma_mcm_heal.c     healing: waiting memberships, backoff, rejoins
  *   rdma_mcm_notify.c   rdma_cm events, the work, the ULP's callbacks
  *   rdma_mcm_state.c    the membership state machine
  *   rdma_mcm_device.c   RDMA devices (ib_client) and the contexts on them
@@ -29,6 +30,7 @@
 #ifndef _RDMA_MCM_INTERNAL_H
 #define _RDMA_MCM_INTERNAL_H
 
+#include <linux/completion.h>
 #include <linux/fault-inject.h>
 #include <linux/in.h>
 #include <linux/in6.h>
@@ -57,6 +59,11 @@ struct ib_device;
  * @leave: rdma_leave_multicast()
  * @attach: ib_attach_mcast()
  * @detach: ib_detach_mcast()
+ * @resolve_addr: rdma_resolve_addr() from no source to @dst (a route
+ *	context); the outcome comes as ADDR_RESOLVED or ADDR_ERROR
+ * @now_ms: a monotonic clock in milliseconds (backoff, rate limit)
+ * @random: a random number below @range (backoff jitter)
+ * @arm: run @ctx's rejoins in @delay_ms
  *
  * rdma_mcm_rdma_cm.c has the real one; KUnit replaces it with a fake that
  * completes, delays, fails or drops joins and delivers events from inside
@@ -81,13 +88,40 @@ struct rdma_mcm_backend {
 		      union ib_gid *gid, u16 lid);
 	int (*detach)(const struct rdma_mcm_backend *be, struct ib_qp *qp,
 		      union ib_gid *gid, u16 lid);
+	int (*resolve_addr)(const struct rdma_mcm_backend *be,
+			    struct rdma_cm_id *id, struct sockaddr *dst,
+			    unsigned long timeout_ms);
+	u64 (*now_ms)(const struct rdma_mcm_backend *be);
+	u32 (*random)(const struct rdma_mcm_backend *be, u32 range);
+	void (*arm)(const struct rdma_mcm_backend *be, struct rdma_mcm_ctx *ctx,
+		    unsigned long delay_ms);
 };
 
 extern const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend;
 
+/**
+ * struct rdma_mcm_notice - a place on a context's queue of notifications
+ * @node: entry in &rdma_mcm_ctx.pending while queued
+ * @kind: RDMA_MCM_NOTICE_*: a membership's (see its @pending bits), or the
+ *	context's device removed or added
+ *
+ * One queue per context keeps the order the ULP must see: a membership's
+ * ->error() or ->rejoining() for a lost device before ->device_removed(),
+ * ->device_added() before the ->rejoined() that follow.
+ */
+struct rdma_mcm_notice {
+	struct list_head node;
+	u8 kind;
+};
+
+#define RDMA_MCM_NOTICE_MEMBER		0
+#define RDMA_MCM_NOTICE_REMOVED		1
+#define RDMA_MCM_NOTICE_ADDED		2
+
 /* Notifications a membership has queued for its ULP (member->pending). */
-#define RDMA_MCM_NOTIFY_JOINED	BIT(0)
-#define RDMA_MCM_NOTIFY_ERROR	BIT(1)
+#define RDMA_MCM_NOTIFY_JOINED		BIT(0)
+#define RDMA_MCM_NOTIFY_ERROR		BIT(1)
+#define RDMA_MCM_NOTIFY_REJOINING	BIT(2)
 
 /**
  * struct rdma_mcm_slot - one rdma_cm_id and the memberships joined on it
@@ -96,6 +130,9 @@ extern const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend;
  * @node: entry in @ctx->slots
  * @free_node: entry in @ctx->free_slots while it has room
  * @count: memberships joined on @id
+ * @resolving: a route context's id waits for rdma_resolve_addr()
+ * @resolve_status: its outcome (0: resolved)
+ * @resolved: completed when it is known
  *
  * rdma_leave_multicast() scans the id's list of groups, so a context
  * spreads its memberships over several ids of at most rdma_mcm_slot_size
@@ -109,6 +146,9 @@ struct rdma_mcm_slot {
 	struct list_head node;
 	struct list_head free_node;
 	unsigned int count;
+	bool resolving;
+	int resolve_status;
+	struct completion resolved;
 };
 
 /*
@@ -145,7 +185,7 @@ union rdma_mcm_addr {
  * @state: see enum rdma_mcm_state; changed only by rdma_mcm_set_state()
  * @status: the error in %RDMA_MCM_ERROR
  * @pending: RDMA_MCM_NOTIFY_* not yet delivered
- * @pending_node: entry in @ctx->pending while @pending is not zero
+ * @notice: its place in @ctx->pending while @pending is not zero
  * @cm_joined: rdma_cm holds a membership that leave must drop
  * @qp_attached: @qp is attached to the group
  * @have_join: @mgid, @mlid and @qkey are valid
@@ -155,10 +195,17 @@ union rdma_mcm_addr {
  * @mgid: multicast GID
  * @mlid: multicast LID
  * @qkey: Q_Key
+ * @rejoin: the join in flight is a rejoin: it ends in ->rejoined()
+ * @rejoins: times it was joined again
+ * @last_status: the last error or reason it had (kept when it recovers)
+ * @state_time_ns: CLOCK_BOOTTIME of its last state change
+ * @wait_node: entry in @ctx->waiting while it waits for a rejoin
+ * @due_ms: when a waiting membership may be joined again (be->now_ms)
+ * @backoff_ms: the wait after its next failure
  *
- * @state, @status, @pending and the join data are protected by the
- * context's spinlock; the rest is set before the member is published or
- * changed under the context's mutex.
+ * @state, @status, @last_status, @state_time_ns, @pending and the join
+ * data are protected by the context's spinlock; the rest is set before the
+ * member is published or changed under the context's mutex.
  */
 struct rdma_mcm_membership {
 	struct rdma_mcm_ctx *ctx;
@@ -175,7 +222,7 @@ struct rdma_mcm_membership {
 	enum rdma_mcm_state state;
 	int status;
 	unsigned int pending;
-	struct list_head pending_node;
+	struct rdma_mcm_notice notice;
 	bool cm_joined;
 	bool qp_attached;
 	bool have_join;
@@ -184,6 +231,14 @@ struct rdma_mcm_membership {
 	union ib_gid mgid;
 	u16 mlid;
 	u32 qkey;
+
+	bool rejoin;
+	u32 rejoins;
+	int last_status;
+	u64 state_time_ns;
+	struct list_head wait_node;
+	u64 due_ms;
+	u32 backoff_ms;
 };
 
 /**
@@ -192,7 +247,9 @@ struct rdma_mcm_membership {
  *	device removal holds one while it waits for the context
  * @id: the context's index in the registry of every context
  * @net: network namespace (a reference is held)
- * @src: the local source address every id is bound to, port cleared
+ * @src: the local source address every id is bound to, port cleared; for
+ *	a route context, the destination every id resolves a route to
+ * @flags: RDMA_MCM_OPEN_*
  * @ops: the ULP's callbacks
  * @priv: the ULP's private pointer, passed to the callbacks
  * @be: rdma_cm/verbs backend
@@ -215,21 +272,29 @@ struct rdma_mcm_membership {
  * @gone_node: entry in a device removal's list of contexts to tell
  * @work: delivers notifications and handles device loss
  * @free_work: drops the opener's reference after a close from a callback
- * @pending: members with notifications to deliver, in order
+ * @pending: notices to deliver, in order (struct rdma_mcm_notice)
  * @cb_member: the member whose callback is running, or NULL
  * @cb_task: the task running a callback, or NULL
  * @cb_wq: woken when a callback returns
  * @open_done: rdma_mcm_open() has done its work: callbacks may run
  * @closing: rdma_mcm_close() was called: no more callbacks or joins
- * @device_lost: the device went away; joins fail with -ENODEV
+ * @device_lost: the device went away; joins fail with -ENODEV (a healing
+ *	context's wait), until a device with the source address is found
  * @device_lost_pending: the work must take the device away
- * @notify_device_removed: ->device_removed() is due
+ * @removed_notice: ->device_removed(), when queued
+ * @added_notice: ->device_added(), when queued
+ * @waiting: memberships waiting for a rejoin, by @due_ms
+ * @rejoin_work: joins waiting memberships again (rdma_mcm_heal.c)
+ * @look_for_device: a device appeared or changed: a context without one
+ *	tries to find one, one with a device checks it is still its
+ * @rejoin_now: the port came back: waiting memberships need not wait
  */
 struct rdma_mcm_ctx {
 	refcount_t ref;
 	u32 id;
 	struct net *net;
 	union rdma_mcm_addr src;
+	u32 flags;
 	const struct rdma_mcm_ops *ops;
 	void *priv;
 	const struct rdma_mcm_backend *be;
@@ -259,7 +324,13 @@ struct rdma_mcm_ctx {
 	bool closing;
 	bool device_lost;
 	bool device_lost_pending;
-	bool notify_device_removed;
+	struct rdma_mcm_notice removed_notice;
+	struct rdma_mcm_notice added_notice;
+
+	struct list_head waiting;
+	struct delayed_work rejoin_work;
+	bool look_for_device;
+	bool rejoin_now;
 };
 
 /* rdma_mcm_state.c: the membership state machine */
@@ -285,7 +356,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 					   const struct sockaddr *src,
 					   const struct rdma_mcm_ops *ops,
 					   void *priv,
-					   const struct rdma_mcm_backend *be);
+					   const struct rdma_mcm_backend *be,
+					   u32 flags);
 void rdma_mcm_ctx_put(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_lose_device(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx);
@@ -306,19 +378,46 @@ void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
 				 struct rdma_mcm_membership *mb);
 int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 			 u32 *handle);
+int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb);
+u8 rdma_mcm_join_state(enum rdma_mcm_join_type join_type);
 
 /* rdma_mcm_slot.c: the context's rdma_cm_ids */
 struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx);
+int rdma_mcm_slot_probe(struct rdma_mcm_ctx *ctx);
 struct rdma_mcm_slot *rdma_mcm_slot_get(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_slot_put(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot);
 void rdma_mcm_slot_destroy(struct rdma_mcm_ctx *ctx,
 			   struct rdma_mcm_slot *slot);
 extern unsigned int rdma_mcm_slot_size;
 
+/* rdma_mcm_heal.c: healing */
+bool rdma_mcm_heals(struct rdma_mcm_ctx *ctx, int status);
+void rdma_mcm_wait_start(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb, bool device);
+void rdma_mcm_wait_stop(struct rdma_mcm_ctx *ctx,
+			struct rdma_mcm_membership *mb);
+void rdma_mcm_wait_for_device(struct rdma_mcm_ctx *ctx,
+			      struct rdma_mcm_membership *mb);
+u32 rdma_mcm_backoff_next(u32 backoff_ms);
+u64 rdma_mcm_backoff_due(const struct rdma_mcm_backend *be, u64 now_ms,
+			 u32 backoff_ms);
+void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx);
+void rdma_mcm_rejoin_work(struct work_struct *work);
+void rdma_mcm_rejoin_kick(struct rdma_mcm_ctx *ctx);
+void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx);
+extern unsigned int rdma_mcm_rejoin_rate;
+extern unsigned int rdma_mcm_backoff_min_ms;
+extern unsigned int rdma_mcm_backoff_max_ms;
+
 /* rdma_mcm_notify.c: rdma_cm events and the ULP's callbacks */
 int rdma_mcm_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 void rdma_mcm_notify(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
 		     unsigned int what);
+void rdma_mcm_notify_ctx(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_notice *notice);
+void rdma_mcm_unnotify(struct rdma_mcm_ctx *ctx,
+		       struct rdma_mcm_membership *mb);
 void rdma_mcm_work(struct work_struct *work);
 void rdma_mcm_cb_barrier(struct rdma_mcm_ctx *ctx,
 			 struct rdma_mcm_membership *mb);
@@ -335,6 +434,10 @@ void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx);
 int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 			    u32 port_num);
 void rdma_mcm_ctx_clear_device(struct rdma_mcm_ctx *ctx);
+bool rdma_mcm_dev_take_tokens(struct ib_device *device, u64 now_ms,
+			      u64 *wait_ms);
+void rdma_mcm_dev_changed(struct ib_device *device, u32 port_num,
+			  bool port_up);
 
 /* rdma_mcm_debugfs.c: /sys/kernel/debug/rdma_mcm */
 void rdma_mcm_debugfs_init(void);

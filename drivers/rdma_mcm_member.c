@@ -19,6 +19,8 @@
 #include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/ktime.h>
+#include <linux/timekeeping.h>
 #include <net/ipv6.h>
 #include <rdma/ib_sa.h>
 
@@ -77,7 +79,7 @@ static bool rdma_mcm_member_visible(const struct rdma_mcm_membership *mb)
 {
 	lockdep_assert_held(&mb->ctx->lock);
 	return mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED ||
-	       mb->state == RDMA_MCM_ERROR;
+	       mb->state == RDMA_MCM_ERROR || mb->state == RDMA_MCM_WAITING;
 }
 
 static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
@@ -92,6 +94,9 @@ static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
 	rdma_mcm_addr_to_storage(&mb->group, &info->group);
 	info->context = mb->context;
 	info->qp_attached = mb->qp_attached;
+	info->rejoins = mb->rejoins;
+	info->last_status = mb->last_status;
+	info->state_time_ns = mb->state_time_ns;
 	if (mb->have_join) {
 		info->mgid = mb->mgid;
 		info->mlid = mb->mlid;
@@ -120,12 +125,10 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 
 	lockdep_assert_held(&ctx->mutex);
 
+	rdma_mcm_wait_stop(ctx, mb);
 	spin_lock_bh(&ctx->lock);
 	rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
-	if (mb->pending) {
-		list_del_init(&mb->pending_node);
-		mb->pending = 0;
-	}
+	rdma_mcm_unnotify(ctx, mb);
 	/*
 	 * The GID reference goes now, under the mutex, not with the last
 	 * reference: once out of the tables, a device's loss no longer sees
@@ -183,24 +186,34 @@ void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
 	struct rdma_ah_attr ah_attr;
 	bool had_ah;
 
+	bool heal = ctx->flags & RDMA_MCM_OPEN_HEAL;
+
 	lockdep_assert_held(&ctx->mutex);
 	if (mb->qp_attached)
 		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
 	mb->qp_attached = false;
 	mb->cm_joined = false;
+	/* the ULP's QP is of the device: a new one comes by rdma_mcm_set_qp() */
+	if (heal)
+		mb->qp = NULL;
 
 	spin_lock_bh(&ctx->lock);
 	had_ah = mb->have_ah;
 	ah_attr = mb->ah_attr;
 	mb->have_ah = false;
+	mb->have_join = false;
 	memset(&mb->ah_attr, 0, sizeof(mb->ah_attr));
 	if (mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED) {
-		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, -ENODEV);
-		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+		rdma_mcm_set_state(mb, heal ? RDMA_MCM_WAITING : RDMA_MCM_ERROR,
+				   -ENODEV);
+		rdma_mcm_notify(ctx, mb, heal ? RDMA_MCM_NOTIFY_REJOINING :
+						RDMA_MCM_NOTIFY_ERROR);
 	}
 	spin_unlock_bh(&ctx->lock);
 	if (had_ah)
 		rdma_destroy_ah_attr(&ah_attr);
+	if (mb->state == RDMA_MCM_WAITING)
+		rdma_mcm_wait_for_device(ctx, mb);
 }
 
 /*
@@ -236,6 +249,82 @@ static int rdma_mcm_join_errno(struct rdma_cm_id *id, int err)
 				    err);
 		return -EIO;
 	}
+}
+
+/**
+ * rdma_mcm_join_state() - rdma_cm's join state of a join type
+ * @join_type: %RDMA_MCM_FULLMEMBER or %RDMA_MCM_SENDONLY_FULLMEMBER
+ *
+ * Return: the JoinState bit, or 0 for another type.
+ */
+u8 rdma_mcm_join_state(enum rdma_mcm_join_type join_type)
+{
+	switch (join_type) {
+	case RDMA_MCM_FULLMEMBER:
+		return BIT(FULLMEMBER_JOIN);
+	case RDMA_MCM_SENDONLY_FULLMEMBER:
+		return BIT(SENDONLY_FULLMEMBER_JOIN);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Ask rdma_cm to join @mb's group on @slot's id. Its event may come before
+ * this returns. Returns 0 or a documented errno.
+ */
+static int rdma_mcm_send_join(struct rdma_mcm_ctx *ctx,
+			      struct rdma_mcm_membership *mb,
+			      struct rdma_mcm_slot *slot)
+{
+	int ret;
+
+	lockdep_assert_held(&ctx->mutex);
+	mb->slot = slot;
+	mb->cm_joined = true;
+	/* rdma_join_multicast() allocates: its -ENOMEM is injected here */
+	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
+	      ctx->be->join(ctx->be, slot->id, (struct sockaddr *)&mb->group,
+			    rdma_mcm_join_state(mb->join_type),
+			    (void *)(uintptr_t)mb->handle);
+	if (!ret)
+		return 0;
+	mb->cm_joined = false;
+	return rdma_mcm_join_errno(slot->id, ret);
+}
+
+/**
+ * rdma_mcm_member_join() - join a waiting membership again
+ * @ctx: the context, with a device
+ * @mb: the membership, %RDMA_MCM_WAITING and off the waiting list
+ *
+ * On success the membership is JOINING again, its join a rejoin (it ends
+ * in ->rejoined()). On failure it is JOINING without an id: the caller
+ * makes it wait again or fail.
+ *
+ * Context: process context, @ctx->mutex held.
+ * Return: 0, or the errors of rdma_mcm_join().
+ */
+int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb)
+{
+	struct rdma_mcm_slot *slot;
+	int ret;
+
+	lockdep_assert_held(&ctx->mutex);
+	spin_lock_bh(&ctx->lock);
+	rdma_mcm_set_state(mb, RDMA_MCM_JOINING, 0);
+	mb->rejoin = true;
+	spin_unlock_bh(&ctx->lock);
+	slot = rdma_mcm_slot_get(ctx);
+	if (IS_ERR(slot))
+		return PTR_ERR(slot);
+	ret = rdma_mcm_send_join(ctx, mb, slot);
+	if (ret) {
+		mb->slot = NULL;
+		rdma_mcm_slot_put(ctx, slot);
+	}
+	return ret;
 }
 
 /**
@@ -276,22 +365,11 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 {
 	struct rdma_mcm_membership *mb;
 	struct rdma_mcm_slot *slot;
-	u8 join_state;
 	int ret;
 
 	might_sleep();
-	if (!handle)
+	if (!handle || !rdma_mcm_join_state(join_type))
 		return -EINVAL;
-	switch (join_type) {
-	case RDMA_MCM_FULLMEMBER:
-		join_state = BIT(FULLMEMBER_JOIN);
-		break;
-	case RDMA_MCM_SENDONLY_FULLMEMBER:
-		join_state = BIT(SENDONLY_FULLMEMBER_JOIN);
-		break;
-	default:
-		return -EINVAL;
-	}
 
 	mb = rdma_mcm_fail_alloc() ? NULL :
 	     kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL_ACCOUNT);
@@ -304,7 +382,10 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 	mb->qp = qp;
 	mb->context = context;
 	mb->state = RDMA_MCM_JOINING;
-	INIT_LIST_HEAD(&mb->pending_node);
+	mb->state_time_ns = ktime_get_boottime_ns();
+	INIT_LIST_HEAD(&mb->notice.node);
+	mb->notice.kind = RDMA_MCM_NOTICE_MEMBER;
+	INIT_LIST_HEAD(&mb->wait_node);
 
 	mutex_lock(&ctx->mutex);
 	if (ctx->closing) {
@@ -334,7 +415,6 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		ret = PTR_ERR(slot);
 		goto err_unhash;
 	}
-	mb->slot = slot;
 	/* Published before the join: its event may come before we return. */
 	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
 	      xa_alloc_cyclic(&ctx->members, &mb->handle, mb,
@@ -345,20 +425,12 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		goto err_slot;
 	}
 
-	mb->cm_joined = true;
-	/* rdma_join_multicast() allocates: its -ENOMEM is injected here */
-	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
-	      ctx->be->join(ctx->be, slot->id, (struct sockaddr *)&mb->group,
-			    join_state, (void *)(uintptr_t)mb->handle);
+	ret = rdma_mcm_send_join(ctx, mb, slot);
 	if (ret) {
-		ret = rdma_mcm_join_errno(slot->id, ret);
-		mb->cm_joined = false;
 		spin_lock_bh(&ctx->lock);
 		/* no event of a failed join is kept: unqueue, then unpublish */
 		rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
-		if (mb->pending)
-			list_del_init(&mb->pending_node);
-		mb->pending = 0;
+		rdma_mcm_unnotify(ctx, mb);
 		spin_unlock_bh(&ctx->lock);
 		xa_erase(&ctx->members, mb->handle);
 		/* a reader that found it under ctx->lock is done with it now */
@@ -381,6 +453,77 @@ err_unlock:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rdma_mcm_join);
+
+/**
+ * rdma_mcm_set_qp() - the QP of a context's full memberships
+ * @ctx: the context
+ * @qp: a UD QP on the context's device, or NULL
+ *
+ * Every full membership of @ctx uses @qp from now on: one that is joined
+ * is detached from its QP (if another) and attached to @qp at once; one
+ * that is joining or waiting is attached when it is joined. NULL detaches
+ * them all. A healing context that found a new device gets its ULP's new
+ * QP this way, from &rdma_mcm_ops.device_added or later.
+ *
+ * Context: process context; may sleep. May be called from a callback.
+ * Return: 0; -ENODEV when the context has no device (and @qp is not NULL);
+ * -ESHUTDOWN when it is being closed; or the first error of
+ * ib_attach_mcast() (that membership fails with it, as a join whose
+ * attach fails does).
+ */
+int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp)
+{
+	struct rdma_mcm_membership *mb;
+	bool joined, notified = false;
+	unsigned long idx;
+	int ret = 0, err;
+
+	might_sleep();
+	mutex_lock(&ctx->mutex);
+	if (ctx->closing) {
+		ret = -ESHUTDOWN;
+		goto out;
+	}
+	if (qp && (!ctx->device || ctx->device_lost)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	xa_for_each(&ctx->members, idx, mb) {
+		if (mb->join_type != RDMA_MCM_FULLMEMBER)
+			continue;
+		if (mb->qp_attached && mb->qp != qp) {
+			ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
+			mb->qp_attached = false;
+		}
+		mb->qp = qp;
+		spin_lock_bh(&ctx->lock);
+		joined = mb->state == RDMA_MCM_JOINED && mb->have_join;
+		spin_unlock_bh(&ctx->lock);
+		if (!qp || mb->qp_attached || !joined)
+			continue;
+		err = ctx->be->attach(ctx->be, qp, &mb->mgid, mb->mlid);
+		if (!err) {
+			mb->qp_attached = true;
+			continue;
+		}
+		ret = ret ?: err;
+		if (mb->cm_joined && mb->slot)
+			ctx->be->leave(ctx->be, mb->slot->id,
+				       (struct sockaddr *)&mb->group);
+		mb->cm_joined = false;
+		spin_lock_bh(&ctx->lock);
+		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, err);
+		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+		spin_unlock_bh(&ctx->lock);
+		notified = true;
+	}
+out:
+	mutex_unlock(&ctx->mutex);
+	if (notified)
+		queue_work(rdma_mcm_wq, &ctx->work);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_set_qp);
 
 /**
  * rdma_mcm_leave() - leave a group, or cancel a join in flight

@@ -7,8 +7,10 @@
  * a DEVICE_REMOVAL only asks the work to take the device away (rdma_cm
  * forbids destroying the id from its handler). The work, one per context
  * on rdma_mcm's workqueue, does everything that sleeps: attaching the QP
- * of a joined membership, losing the device (rdma_mcm_ctx.c), and calling
- * the ULP, one callback at a time, with no lock of ours held.
+ * of a joined membership, letting go of a waiting one (rdma_mcm_heal.c),
+ * losing the device (rdma_mcm_ctx.c), and calling the ULP, one callback at
+ * a time, with no lock of ours held, in the order of one queue of notices
+ * per context (struct rdma_mcm_notice).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -33,8 +35,40 @@ void rdma_mcm_notify(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
 {
 	lockdep_assert_held(&ctx->lock);
 	if (!mb->pending)
-		list_add_tail(&mb->pending_node, &ctx->pending);
+		list_add_tail(&mb->notice.node, &ctx->pending);
 	mb->pending |= what;
+}
+
+/**
+ * rdma_mcm_unnotify() - drop a membership's queued notifications
+ * @ctx: the context
+ * @mb: the membership
+ *
+ * Context: @ctx->lock held.
+ */
+void rdma_mcm_unnotify(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (mb->pending)
+		list_del_init(&mb->notice.node);
+	mb->pending = 0;
+}
+
+/**
+ * rdma_mcm_notify_ctx() - queue a context's notice (device removed, added)
+ * @ctx: the context
+ * @notice: &rdma_mcm_ctx.removed_notice or .added_notice
+ *
+ * The caller kicks the work.
+ *
+ * Context: @ctx->lock held.
+ */
+void rdma_mcm_notify_ctx(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_notice *notice)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (list_empty(&notice->node))
+		list_add_tail(&notice->node, &ctx->pending);
 }
 
 /*
@@ -91,11 +125,18 @@ static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 		mb->have_join = true;
 		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
 	} else {
+		int status = rdma_mcm_mc_status(event->status);
+
 		if (mb->state != RDMA_MCM_JOINING && mb->state != RDMA_MCM_JOINED)
 			goto out;
-		rdma_mcm_set_state(mb, RDMA_MCM_ERROR,
-				   rdma_mcm_mc_status(event->status));
-		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+		if (rdma_mcm_heals(ctx, status)) {
+			/* the work lets go of the group, then waits */
+			rdma_mcm_set_state(mb, RDMA_MCM_WAITING, status);
+			rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_REJOINING);
+		} else {
+			rdma_mcm_set_state(mb, RDMA_MCM_ERROR, status);
+			rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+		}
 	}
 	queued = true;
 out:
@@ -125,6 +166,16 @@ int rdma_mcm_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 	case RDMA_CM_EVENT_MULTICAST_JOIN:
 	case RDMA_CM_EVENT_MULTICAST_ERROR:
 		rdma_mcm_mc_event(ctx, slot, event);
+		break;
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		/* a route context's id: rdma_mcm_slot_create() waits for it */
+		if (slot->resolving) {
+			slot->resolve_status = event->event ==
+				RDMA_CM_EVENT_ADDR_RESOLVED ? 0 :
+				(event->status ?: -EHOSTUNREACH);
+			complete(&slot->resolved);	/* slot may go now */
+		}
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		/*
@@ -178,6 +229,9 @@ static void rdma_mcm_finish_join(struct rdma_mcm_ctx *ctx,
 				RDMA_MCM_NOTIFY_ERROR;
 		} else {
 			rdma_mcm_set_state(mb, RDMA_MCM_JOINED, 0);
+			if (mb->rejoin)
+				mb->rejoins++;
+			mb->backoff_ms = 0;
 		}
 	}
 	spin_unlock_bh(&ctx->lock);
@@ -206,22 +260,39 @@ static void rdma_mcm_cb_exit(struct rdma_mcm_ctx *ctx)
 	wake_up_all(&ctx->cb_wq);
 }
 
-/* Call one ULP callback, if the membership is still in the state it reports. */
+/*
+ * Call one ULP callback, if the membership is still in the state it
+ * reports (a ->rejoining() is a loss already made: it is told unless the
+ * membership is on its way out).
+ */
 static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 			      struct rdma_mcm_membership *mb, unsigned int what)
 {
-	enum rdma_mcm_state want = what == RDMA_MCM_NOTIFY_JOINED ?
-				   RDMA_MCM_JOINED : RDMA_MCM_ERROR;
+	const struct rdma_mcm_ops *ops = ctx->ops;
 	struct rdma_mcm_join_info info;
+	bool rejoined = false;
 	int status;
 
 	spin_lock_bh(&ctx->lock);
-	if (mb->state != want || !rdma_mcm_cb_enter(ctx, mb)) {
-		spin_unlock_bh(&ctx->lock);
-		return;
+	switch (what) {
+	case RDMA_MCM_NOTIFY_JOINED:
+		if (mb->state != RDMA_MCM_JOINED)
+			goto skip;
+		break;
+	case RDMA_MCM_NOTIFY_ERROR:
+		if (mb->state != RDMA_MCM_ERROR)
+			goto skip;
+		break;
+	default:
+		if (mb->state == RDMA_MCM_LEAVING || mb->state == RDMA_MCM_LEFT)
+			goto skip;
+		break;
 	}
-	status = mb->status;
-	if (want == RDMA_MCM_JOINED) {
+	if (!rdma_mcm_cb_enter(ctx, mb))
+		goto skip;
+	status = what == RDMA_MCM_NOTIFY_REJOINING ? mb->last_status :
+						     mb->status;
+	if (what == RDMA_MCM_NOTIFY_JOINED) {
 		memset(&info, 0, sizeof(info));
 		info.handle = mb->handle;
 		info.context = mb->context;
@@ -230,41 +301,97 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 		info.mgid = mb->mgid;
 		info.mlid = mb->mlid;
 		info.qkey = mb->qkey;
+		info.rejoins = mb->rejoins;
+		rejoined = mb->rejoin;
 		/* a reference of its own: a leave drops the member's */
 		rdma_copy_ah_attr(&info.ah_attr, &mb->ah_attr);
 	}
 	spin_unlock_bh(&ctx->lock);
 
 	lockdep_assert_not_held(&ctx->mutex);
-	if (want == RDMA_MCM_JOINED) {
-		if (ctx->ops->joined)
-			ctx->ops->joined(ctx->priv, &info);
+	switch (what) {
+	case RDMA_MCM_NOTIFY_JOINED:
+		if (rejoined && ops->rejoined)
+			ops->rejoined(ctx->priv, &info);
+		else if (ops->joined)
+			ops->joined(ctx->priv, &info);
 		rdma_destroy_ah_attr(&info.ah_attr);
-	} else if (ctx->ops->error) {
-		ctx->ops->error(ctx->priv, mb->handle, mb->context, status);
+		break;
+	case RDMA_MCM_NOTIFY_ERROR:
+		if (ops->error)
+			ops->error(ctx->priv, mb->handle, mb->context, status);
+		break;
+	default:
+		if (ops->rejoining)
+			ops->rejoining(ctx->priv, mb->handle, mb->context,
+				       status);
+		break;
 	}
+	rdma_mcm_cb_exit(ctx);
+	return;
+skip:
+	spin_unlock_bh(&ctx->lock);
+}
+
+/* A waiting membership lets go of its group before ->rejoining(). */
+static void rdma_mcm_start_rejoining(struct rdma_mcm_ctx *ctx,
+				     struct rdma_mcm_membership *mb)
+{
+	mutex_lock(&ctx->mutex);
+	rdma_mcm_wait_start(ctx, mb, false);
+	mutex_unlock(&ctx->mutex);
+}
+
+/* The context's own notice: ->device_removed() or ->device_added(). */
+static void rdma_mcm_ctx_callback(struct rdma_mcm_ctx *ctx, u8 kind)
+{
+	void (*fn)(void *priv) = kind == RDMA_MCM_NOTICE_REMOVED ?
+		ctx->ops->device_removed : ctx->ops->device_added;
+
+	lockdep_assert_not_held(&ctx->mutex);
+	if (fn)
+		fn(ctx->priv);
 	rdma_mcm_cb_exit(ctx);
 }
 
-/* Deliver the oldest pending notification. Returns false when none is left. */
+/*
+ * Deliver the oldest notice: a membership's notifications (the join's
+ * attach first), or the context's ->device_removed() or ->device_added().
+ * Returns false when none is left.
+ */
 static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
 {
 	struct rdma_mcm_membership *mb;
+	struct rdma_mcm_notice *notice;
 	unsigned int what;
 
 	spin_lock_bh(&ctx->lock);
-	mb = list_first_entry_or_null(&ctx->pending, struct rdma_mcm_membership,
-				      pending_node);
-	if (!mb || ctx->closing) {
+	notice = list_first_entry_or_null(&ctx->pending,
+					  struct rdma_mcm_notice, node);
+	if (!notice || ctx->closing) {
 		spin_unlock_bh(&ctx->lock);
 		return false;
 	}
-	list_del_init(&mb->pending_node);
+	list_del_init(&notice->node);
+	if (notice->kind != RDMA_MCM_NOTICE_MEMBER) {
+		if (!rdma_mcm_cb_enter(ctx, NULL)) {
+			spin_unlock_bh(&ctx->lock);
+			return true;
+		}
+		spin_unlock_bh(&ctx->lock);
+		rdma_mcm_ctx_callback(ctx, notice->kind);
+		return true;
+	}
+	mb = container_of(notice, struct rdma_mcm_membership, notice);
 	what = mb->pending;
 	mb->pending = 0;
 	refcount_inc(&mb->ref);
 	spin_unlock_bh(&ctx->lock);
 
+	if (what & RDMA_MCM_NOTIFY_REJOINING) {
+		rdma_mcm_start_rejoining(ctx, mb);
+		rdma_mcm_callback(ctx, mb, RDMA_MCM_NOTIFY_REJOINING);
+	}
 	if (what & RDMA_MCM_NOTIFY_JOINED)
 		rdma_mcm_finish_join(ctx, mb, &what);
 	if (what & RDMA_MCM_NOTIFY_JOINED)
@@ -275,30 +402,14 @@ static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
 	return true;
 }
 
-/* ->device_removed(), once, after the memberships' errors. */
-static void rdma_mcm_deliver_device_removed(struct rdma_mcm_ctx *ctx)
-{
-	spin_lock_bh(&ctx->lock);
-	if (!ctx->notify_device_removed || !rdma_mcm_cb_enter(ctx, NULL)) {
-		spin_unlock_bh(&ctx->lock);
-		return;
-	}
-	ctx->notify_device_removed = false;
-	spin_unlock_bh(&ctx->lock);
-
-	lockdep_assert_not_held(&ctx->mutex);
-	if (ctx->ops->device_removed)
-		ctx->ops->device_removed(ctx->priv);
-	rdma_mcm_cb_exit(ctx);
-}
-
 /**
  * rdma_mcm_work() - the context's work
  * @work: &rdma_mcm_ctx.work
  *
- * Takes the device away when asked to, then delivers every pending
- * notification in order, ->device_removed() last, then destroys the ids
- * of a lost device. Idle until rdma_mcm_open() has returned.
+ * Takes the device away when asked to, then delivers every queued notice
+ * in order (a lost device's ->device_removed() after its memberships'
+ * notifications), then destroys the ids of a lost device. Idle until
+ * rdma_mcm_open() has done its work.
  */
 void rdma_mcm_work(struct work_struct *work)
 {
@@ -319,7 +430,6 @@ void rdma_mcm_work(struct work_struct *work)
 		rdma_mcm_ctx_take_device(ctx);
 	while (rdma_mcm_deliver_one(ctx))
 		cond_resched();
-	rdma_mcm_deliver_device_removed(ctx);
 	if (lost)
 		rdma_mcm_ctx_destroy_ids(ctx);
 }

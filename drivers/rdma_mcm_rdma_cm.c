@@ -5,6 +5,11 @@
  * rdma_cm's errors to the ones it documents (rdma_mcm_member.c,
  * rdma_mcm_slot.c), so that the fake's errors go through the same map.
  */
+#include <linux/jiffies.h>
+#include <linux/random.h>
+#include <linux/ktime.h>
+#include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -55,6 +60,31 @@ static int mcm_cm_detach(const struct rdma_mcm_backend *be, struct ib_qp *qp,
 	return ib_detach_mcast(qp, gid, lid);
 }
 
+static int mcm_cm_resolve_addr(const struct rdma_mcm_backend *be,
+			       struct rdma_cm_id *id, struct sockaddr *dst,
+			       unsigned long timeout_ms)
+{
+	return rdma_resolve_addr(id, NULL, dst, timeout_ms);
+}
+
+static u64 mcm_cm_now_ms(const struct rdma_mcm_backend *be)
+{
+	return ktime_to_ms(ktime_get());
+}
+
+static u32 mcm_cm_random(const struct rdma_mcm_backend *be, u32 range)
+{
+	/* jitter: the modulo's slight bias does not matter */
+	return range ? get_random_u32() % range : 0;
+}
+
+static void mcm_cm_arm(const struct rdma_mcm_backend *be,
+		       struct rdma_mcm_ctx *ctx, unsigned long delay_ms)
+{
+	mod_delayed_work(rdma_mcm_wq, &ctx->rejoin_work,
+			 msecs_to_jiffies(delay_ms));
+}
+
 const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend = {
 	.create_id	= mcm_cm_create_id,
 	.bind_addr	= mcm_cm_bind_addr,
@@ -63,4 +93,8 @@ const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend = {
 	.leave		= mcm_cm_leave,
 	.attach		= mcm_cm_attach,
 	.detach		= mcm_cm_detach,
+	.resolve_addr	= mcm_cm_resolve_addr,
+	.now_ms		= mcm_cm_now_ms,
+	.random		= mcm_cm_random,
+	.arm		= mcm_cm_arm,
 };

@@ -7,7 +7,9 @@
  * each. Every id binds the context's source address (without a port:
  * each gets its own from rdma_cm's UDP port space) and must land on the
  * context's device and port; an id that lands elsewhere means the address
- * moved, which the context treats as losing its device.
+ * moved, which the context treats as losing its device. A route context's
+ * ids are not bound but resolved towards its destination
+ * (rdma_resolve_addr() from no source), and land where the route leads.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,6 +48,103 @@ static int rdma_mcm_bind_errno(int err)
 	}
 }
 
+/* How long rdma_cm may take to resolve a route context's route. */
+#define RDMA_MCM_RESOLVE_MS	2000
+
+/*
+ * rdma_resolve_addr()'s errors, and its ADDR_ERROR statuses: no route
+ * (-ENETUNREACH, -EHOSTUNREACH, -ENODATA: -ENETUNREACH), -ETIMEDOUT,
+ * -ENODEV (no RDMA device where the route leads), -EADDRNOTAVAIL, -EINVAL
+ * (a link-local destination without a scope id), -ENOMEM.
+ */
+static int rdma_mcm_resolve_errno(int err)
+{
+	switch (err) {
+	case -ETIMEDOUT:
+	case -ENODEV:
+	case -EADDRNOTAVAIL:
+	case -EINVAL:
+	case -ENOMEM:
+	case -ENETUNREACH:
+		return err;
+	case -EHOSTUNREACH:
+	case -ENODATA:
+		return -ENETUNREACH;
+	default:
+		pr_warn_ratelimited("unexpected error %d from rdma_resolve_addr(), reported as -EIO\n",
+				    err);
+		return -EIO;
+	}
+}
+
+/*
+ * Bind @id to the context's source address, or resolve the route to a
+ * route context's destination and wait for rdma_cm's answer (the event
+ * handler completes @slot->resolved).
+ */
+static int rdma_mcm_slot_bind(struct rdma_mcm_ctx *ctx,
+			      struct rdma_mcm_slot *slot, struct rdma_cm_id *id)
+{
+	int ret;
+
+	if (!(ctx->flags & RDMA_MCM_OPEN_ROUTE)) {
+		ret = ctx->be->bind_addr(ctx->be, id,
+					 (struct sockaddr *)&ctx->src);
+		return ret ? rdma_mcm_bind_errno(ret) : 0;
+	}
+	init_completion(&slot->resolved);
+	slot->resolving = true;
+	ret = ctx->be->resolve_addr(ctx->be, id, (struct sockaddr *)&ctx->src,
+				    RDMA_MCM_RESOLVE_MS);
+	if (!ret) {
+		/* rdma_cm answers within its timeout */
+		wait_for_completion(&slot->resolved);
+		ret = slot->resolve_status;
+	}
+	slot->resolving = false;
+	return ret ? rdma_mcm_resolve_errno(ret) : 0;
+}
+
+/**
+ * rdma_mcm_slot_probe() - does the context's address still lead to its device
+ * @ctx: the context, with a device
+ *
+ * Binds (or resolves) a new id the way the context's ids are, and compares
+ * where it lands with the context's device and port. Events of the probe
+ * reach the context as those of its ids do.
+ *
+ * Context: process context, @ctx->mutex held.
+ * Return: 0 when it lands there; -ENODEV when it lands on another device
+ * or port, or none; the errors of binding (-EADDRNOTAVAIL: the address is
+ * gone).
+ */
+int rdma_mcm_slot_probe(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_slot *slot;
+	struct rdma_cm_id *id;
+	int ret;
+
+	lockdep_assert_held(&ctx->mutex);
+	slot = kzalloc(sizeof(*slot), GFP_KERNEL_ACCOUNT);
+	if (!slot)
+		return -ENOMEM;
+	slot->ctx = ctx;
+	INIT_LIST_HEAD(&slot->free_node);
+	id = ctx->be->create_id(ctx->be, ctx->net, rdma_mcm_cm_handler, slot);
+	if (IS_ERR(id)) {
+		ret = PTR_ERR(id) == -ENOMEM ? -ENOMEM : -EIO;
+		goto out;
+	}
+	ret = rdma_mcm_slot_bind(ctx, slot, id);
+	if (!ret && (id->device != ctx->device ||
+		     id->port_num != ctx->port_num))
+		ret = -ENODEV;
+	ctx->be->destroy_id(ctx->be, id);
+out:
+	kfree(slot);
+	return ret;
+}
+
 /**
  * rdma_mcm_slot_create() - a new rdma_cm_id bound to the context's address
  * @ctx: the context
@@ -55,9 +154,10 @@ static int rdma_mcm_bind_errno(int err)
  * told to lose its device).
  *
  * Context: process context, @ctx->mutex held.
- * Return: the slot, or an ERR_PTR(): -ENOMEM, -EADDRNOTAVAIL, -ENODEV
- * (no RDMA device, a wildcard or loopback address, the device is being
- * removed, or the address moved to another device or port), -EIO.
+ * Return: the slot, or an ERR_PTR(): -ENOMEM, -EADDRNOTAVAIL, -EINVAL,
+ * -ENODEV (no RDMA device, a wildcard or loopback address, the device is
+ * being removed, or the address moved to another device or port); for a
+ * route context -ENETUNREACH and -ETIMEDOUT; -EIO.
  */
 struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx)
 {
@@ -83,11 +183,9 @@ struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx)
 		ret = PTR_ERR(id) == -ENOMEM ? -ENOMEM : -EIO;
 		goto err_free;
 	}
-	ret = ctx->be->bind_addr(ctx->be, id, (struct sockaddr *)&ctx->src);
-	if (ret) {
-		ret = rdma_mcm_bind_errno(ret);
+	ret = rdma_mcm_slot_bind(ctx, slot, id);
+	if (ret)
 		goto err_destroy;
-	}
 	/* A wildcard or loopback address binds without a device. */
 	if (!id->device) {
 		ret = -ENODEV;

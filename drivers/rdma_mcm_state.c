@@ -5,15 +5,21 @@
  * whole of it (Documentation/manager.rst draws it).
  *
  *   JOINING --join event, QP attached--> JOINED
- *   JOINING --error event, attach failed, device gone--> ERROR
- *   JOINED  --error event, device gone--> ERROR
- *   JOINING/JOINED/ERROR --leave (of a JOINING one: cancel)--> LEAVING
+ *   JOINING --permanent error, attach failed, device gone--> ERROR
+ *   JOINED  --permanent error, device gone--> ERROR
+ *   JOINING/JOINED --healing context: transient error, device gone--> WAITING
+ *   WAITING --rejoin sent--> JOINING
+ *   WAITING --the rejoin was refused for good--> ERROR
+ *   JOINING/JOINED/WAITING/ERROR --leave (of a JOINING one: cancel)--> LEAVING
  *   LEAVING --rdma_cm membership dropped, QP detached--> LEFT
  *
- * ERROR -> JOINING is reserved for automatic rejoin and refused for now.
+ * A context that does not heal never sees WAITING. ERROR is final until
+ * the membership is left: only transient losses wait.
  */
 #include <linux/bug.h>
 #include <linux/lockdep.h>
+#include <linux/ktime.h>
+#include <linux/timekeeping.h>
 
 #include "rdma_mcm_internal.h"
 
@@ -21,13 +27,20 @@ static const bool rdma_mcm_transitions[RDMA_MCM_NR_STATES][RDMA_MCM_NR_STATES] =
 	[RDMA_MCM_JOINING] = {
 		[RDMA_MCM_JOINED]  = true,
 		[RDMA_MCM_ERROR]   = true,
+		[RDMA_MCM_WAITING] = true,
 		[RDMA_MCM_LEAVING] = true,
 	},
 	[RDMA_MCM_JOINED] = {
 		[RDMA_MCM_ERROR]   = true,
+		[RDMA_MCM_WAITING] = true,
 		[RDMA_MCM_LEAVING] = true,
 	},
 	[RDMA_MCM_ERROR] = {
+		[RDMA_MCM_LEAVING] = true,
+	},
+	[RDMA_MCM_WAITING] = {
+		[RDMA_MCM_JOINING] = true,
+		[RDMA_MCM_ERROR]   = true,
 		[RDMA_MCM_LEAVING] = true,
 	},
 	[RDMA_MCM_LEAVING] = {
@@ -39,6 +52,7 @@ static const char * const rdma_mcm_state_names[RDMA_MCM_NR_STATES] = {
 	[RDMA_MCM_JOINING] = "joining",
 	[RDMA_MCM_JOINED]  = "joined",
 	[RDMA_MCM_ERROR]   = "error",
+	[RDMA_MCM_WAITING] = "waiting",
 	[RDMA_MCM_LEAVING] = "leaving",
 	[RDMA_MCM_LEFT]    = "left",
 };
@@ -47,7 +61,8 @@ static const char * const rdma_mcm_state_names[RDMA_MCM_NR_STATES] = {
  * rdma_mcm_state_name() - printable name of a membership state
  * @state: the state
  *
- * Return: "joining", "joined", "error", "leaving", "left", or "invalid".
+ * Return: "joining", "joined", "error", "waiting", "leaving", "left", or
+ * "invalid".
  */
 const char *rdma_mcm_state_name(enum rdma_mcm_state state)
 {
@@ -76,7 +91,8 @@ bool rdma_mcm_transition_valid(enum rdma_mcm_state from, enum rdma_mcm_state to)
  * rdma_mcm_set_state() - the one place a membership changes state
  * @mb: the membership
  * @to: the new state
- * @status: the error for %RDMA_MCM_ERROR; ignored otherwise
+ * @status: the error for %RDMA_MCM_ERROR, the reason for %RDMA_MCM_WAITING;
+ *	ignored otherwise
  *
  * Context: the context's spinlock held.
  * Return: true if the transition was made; false (with a one-time warning:
@@ -90,6 +106,9 @@ bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
 	if (WARN_ON_ONCE(!rdma_mcm_transition_valid(mb->state, to)))
 		return false;
 	mb->state = to;
-	mb->status = to == RDMA_MCM_ERROR ? status : 0;
+	mb->status = to == RDMA_MCM_ERROR || to == RDMA_MCM_WAITING ? status : 0;
+	if (mb->status)
+		mb->last_status = mb->status;
+	mb->state_time_ns = ktime_get_boottime_ns();
 	return true;
 }

@@ -113,7 +113,7 @@ static void mcm_bind_errno_map(struct kunit *test)
 
 	t->fake->bind_ret = c->from_rdma_cm;
 	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be);
+				    &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ctx), c->expected);
 	if (!IS_ERR(ctx))
 		rdma_mcm_close(ctx);
@@ -185,10 +185,10 @@ static void mcm_source_port_ignored(struct kunit *test)
 
 	src.sin_port = htons(80);
 	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be);
+				    &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	ctx2 = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				     &mcm_rec_ops, &t->rec, &t->fake->be);
+				     &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	KUNIT_EXPECT_FALSE(test, IS_ERR(ctx2));
 	for (i = 0, ret = 0; i < size + 1 && !ret; i++) {
 		struct sockaddr_in grp = mcm_v4(0xef030000 + i);
@@ -243,7 +243,7 @@ static struct rdma_mcm_ctx *mcm_open6(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, in6_pton("2001:db8::1", -1,
 				       src.sin6_addr.s6_addr, -1, NULL), 1);
 	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be);
+				    &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	t->rec.ctx = ctx;
 	return ctx;

@@ -30,20 +30,23 @@ struct mcm_transition_case {
 #define T(f, t, v) { RDMA_MCM_##f, RDMA_MCM_##t, v }
 static const struct mcm_transition_case mcm_transition_cases[] = {
 	T(JOINING, JOINING, false), T(JOINING, JOINED, true),
-	T(JOINING, ERROR, true), T(JOINING, LEAVING, true),
-	T(JOINING, LEFT, false),
+	T(JOINING, ERROR, true), T(JOINING, WAITING, true),
+	T(JOINING, LEAVING, true), T(JOINING, LEFT, false),
 	T(JOINED, JOINING, false), T(JOINED, JOINED, false),
-	T(JOINED, ERROR, true), T(JOINED, LEAVING, true),
-	T(JOINED, LEFT, false),
+	T(JOINED, ERROR, true), T(JOINED, WAITING, true),
+	T(JOINED, LEAVING, true), T(JOINED, LEFT, false),
 	T(ERROR, JOINING, false), T(ERROR, JOINED, false),
-	T(ERROR, ERROR, false), T(ERROR, LEAVING, true),
-	T(ERROR, LEFT, false),
+	T(ERROR, ERROR, false), T(ERROR, WAITING, false),
+	T(ERROR, LEAVING, true), T(ERROR, LEFT, false),
+	T(WAITING, JOINING, true), T(WAITING, JOINED, false),
+	T(WAITING, ERROR, true), T(WAITING, WAITING, false),
+	T(WAITING, LEAVING, true), T(WAITING, LEFT, false),
 	T(LEAVING, JOINING, false), T(LEAVING, JOINED, false),
-	T(LEAVING, ERROR, false), T(LEAVING, LEAVING, false),
-	T(LEAVING, LEFT, true),
+	T(LEAVING, ERROR, false), T(LEAVING, WAITING, false),
+	T(LEAVING, LEAVING, false), T(LEAVING, LEFT, true),
 	T(LEFT, JOINING, false), T(LEFT, JOINED, false),
-	T(LEFT, ERROR, false), T(LEFT, LEAVING, false),
-	T(LEFT, LEFT, false),
+	T(LEFT, ERROR, false), T(LEFT, WAITING, false),
+	T(LEFT, LEAVING, false), T(LEFT, LEFT, false),
 };
 
 #undef T
@@ -678,7 +681,7 @@ static void mcm_open_errors(struct kunit *test)
 	t->fake->bind_ret = c->bind_ret;
 	t->fake->no_device = c->no_device;
 	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be);
+				    &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ctx), c->expected);
 	if (!IS_ERR(ctx))
 		rdma_mcm_close(ctx);
@@ -788,7 +791,7 @@ static int mcm_fault_pass(struct kunit *test)
 	u32 h[3];
 
 	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be);
+				    &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	if (IS_ERR(ctx)) {
 		KUNIT_EXPECT_EQ(test, PTR_ERR(ctx), -ENOMEM);
 		return 1;

@@ -116,7 +116,7 @@ static void mcm_dev_lost_during_open(struct kunit *test)
 		.at = MCM_FAKE_AT_BIND, .what = MCM_FAKE_DO_REMOVE_DEVICE,
 	};
 	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be);
+				    &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	mcm_fake_remove_wait(t->fake);
 	rdma_mcm_flush();
 	/* the removal may have begun before or after the bind's check */
@@ -144,7 +144,7 @@ static int mcm_opener_fn(void *arg)
 	struct sockaddr_in src = mcm_v4(MCM_SRC);
 
 	o->ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				       &mcm_rec_ops, &t->rec, &t->fake->be);
+				       &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	complete(&o->done);
 	return 0;
 }
@@ -192,7 +192,7 @@ static void mcm_event_in_bind_then_bind_fails(struct kunit *test)
 		.at = MCM_FAKE_AT_BIND, .what = MCM_FAKE_DO_DEVICE_REMOVAL,
 	};
 	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be);
+				    &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ctx), -EADDRNOTAVAIL);
 	KUNIT_EXPECT_EQ(test, t->fake->inject.fired, 1);
 	rdma_mcm_flush();	/* the queued work, had it survived */

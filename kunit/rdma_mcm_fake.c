@@ -320,6 +320,8 @@ static int fake_join(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
 		ret = -ENOMEM;
 		goto out;
 	}
+	if (fake->nr_join_times < fake->max_join_times)
+		fake->join_times[fake->nr_join_times++] = fake->clock_ms;
 	join->fid = to_fid(id);
 	memcpy(&join->addr, addr, rdma_addr_size(addr));
 	join->join_state = join_state;
@@ -433,6 +435,90 @@ static int fake_detach(const struct rdma_mcm_backend *be, struct ib_qp *qp,
 	return 0;
 }
 
+/* rdma_resolve_addr() of a route context: lands where binds land. */
+static int fake_resolve_addr(const struct rdma_mcm_backend *be,
+			     struct rdma_cm_id *id, struct sockaddr *dst,
+			     unsigned long timeout_ms)
+{
+	struct mcm_fake *fake = to_fake(be);
+	struct mcm_fake_id *fid = to_fid(id);
+	struct rdma_cm_event ev = { .event = RDMA_CM_EVENT_ADDR_RESOLVED };
+	int ret;
+
+	mutex_lock(&fake->lock);
+	fake->seq++;
+	fake->binds++;
+	ret = fake->resolve_ret;
+	if (ret)
+		goto out;
+	if (fake->resolve_status || fake->gone[fake->bind_dev]) {
+		ev.event = RDMA_CM_EVENT_ADDR_ERROR;
+		ev.status = fake->resolve_status ?: -ENODEV;
+	} else {
+		id->device = fake->ibdev[fake->bind_dev];
+		id->port_num = fake->bind_port;
+		memcpy(&fid->bound, dst, rdma_addr_size(dst));
+	}
+	/* rdma_cm answers from its work; here, from inside the call */
+	id->event_handler(id, &ev);
+out:
+	mutex_unlock(&fake->lock);
+	return ret;
+}
+
+static u64 fake_now_ms(const struct rdma_mcm_backend *be)
+{
+	return READ_ONCE(to_fake(be)->clock_ms);
+}
+
+static u32 fake_random(const struct rdma_mcm_backend *be, u32 range)
+{
+	return min(READ_ONCE(to_fake(be)->jitter), range - 1);
+}
+
+/* Called under spinlocks: only records. */
+static void fake_arm(const struct rdma_mcm_backend *be,
+		     struct rdma_mcm_ctx *ctx, unsigned long delay_ms)
+{
+	struct mcm_fake *fake = container_of(be, struct mcm_fake, be);
+
+	WRITE_ONCE(fake->armed_delay_ms, delay_ms);
+	WRITE_ONCE(fake->armed, READ_ONCE(fake->armed) + 1);
+}
+
+/**
+ * mcm_fake_attached_to() - groups a QP is attached to
+ * @fake: the fake
+ * @qp: the QP
+ *
+ * Return: their number.
+ */
+int mcm_fake_attached_to(struct mcm_fake *fake, struct ib_qp *qp)
+{
+	struct mcm_fake_attach *a;
+	int n = 0;
+
+	mutex_lock(&fake->lock);
+	list_for_each_entry(a, &fake->attachments, node)
+		n += a->qp == qp;
+	mutex_unlock(&fake->lock);
+	return n;
+}
+
+/**
+ * mcm_fake_record_joins() - record the clock of the next joins
+ * @fake: the fake
+ * @max: how many at most
+ */
+void mcm_fake_record_joins(struct mcm_fake *fake, unsigned int max)
+{
+	fake->join_times = kunit_kcalloc(fake->test, max,
+					 sizeof(*fake->join_times), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(fake->test, fake->join_times);
+	fake->max_join_times = max;
+	fake->nr_join_times = 0;
+}
+
 /**
  * mcm_fake_set_ib() - make a fake device's ports InfiniBand or RoCE
  * @fake: the fake
@@ -503,6 +589,11 @@ struct mcm_fake *mcm_fake_create(struct kunit *test)
 	fake->be.leave = fake_leave;
 	fake->be.attach = fake_attach;
 	fake->be.detach = fake_detach;
+	fake->be.resolve_addr = fake_resolve_addr;
+	fake->be.now_ms = fake_now_ms;
+	fake->be.random = fake_random;
+	fake->be.arm = fake_arm;
+	fake->clock_ms = 1000000;
 	return fake;
 }
 

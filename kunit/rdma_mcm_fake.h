@@ -18,7 +18,13 @@
  *  - keep rdma_cm's UDP port space: a second id bound to an address and a
  *    non-zero port fails with -EADDRINUSE;
  *  - map IPv6 groups to MGIDs as rdma_cm does on InfiniBand (only the
- *    last ten bytes count), and refuse a QP attached twice to one MGID.
+ *    last ten bytes count), and refuse a QP attached twice to one MGID;
+ *  - resolve a route context's route (ADDR_RESOLVED from inside the call,
+ *    or ADDR_ERROR);
+ *  - keep a clock of its own, which only the test moves, and record when
+ *    (on that clock) each join was asked for: backoff and rate limits are
+ *    checked without sleeping. The manager's rejoin work is not armed: a
+ *    test runs it with rdma_mcm_rejoin_run().
  * Like rdma_cm, it calls the event handler under a lock that
  * rdma_destroy_id() also takes, so no event reaches a destroyed id.
  */
@@ -112,6 +118,8 @@ struct mcm_fake {
 	int join_ret;
 	int attach_ret;
 	bool no_device;		/* bind succeeds but leaves id->device NULL */
+	int resolve_ret;	/* rdma_resolve_addr() fails with it */
+	int resolve_status;	/* ADDR_ERROR with it instead of ADDR_RESOLVED */
 	bool auto_complete;	/* join events from inside the join call */
 	int bind_dev;		/* the device binds land on */
 	u32 bind_port;		/* and the port (1 or 2) */
@@ -126,6 +134,17 @@ struct mcm_fake {
 	int attached;		/* attach minus detach */
 	unsigned int last_detach_seq;
 	int nonzero_port_binds;	/* binds of an address with a port */
+
+	/* the clock, the randomness, the rejoin work's arming */
+	u64 clock_ms;
+	u32 jitter;		/* random(range) answers min(jitter, range - 1) */
+	int armed;		/* times the manager armed a rejoin run */
+	unsigned long armed_delay_ms;
+
+	/* when each rdma_join_multicast() was called, on the clock */
+	u64 *join_times;
+	unsigned int nr_join_times;
+	unsigned int max_join_times;
 
 	/* a device removal running in another thread */
 	struct task_struct *remover;
@@ -149,5 +168,7 @@ void mcm_fake_add_device(struct mcm_fake *fake, int idx);
 void mcm_fake_resume(struct mcm_fake *fake);
 int mcm_fake_live_ids_on(struct mcm_fake *fake, int idx);
 void mcm_fake_mgid(bool ib, const struct sockaddr *addr, union ib_gid *mgid);
+void mcm_fake_record_joins(struct mcm_fake *fake, unsigned int max);
+int mcm_fake_attached_to(struct mcm_fake *fake, struct ib_qp *qp);
 
 #endif /* _RDMA_MCM_FAKE_H */

@@ -85,10 +85,50 @@ static void mcm_rec_device_removed(void *priv)
 	mcm_rec_leave(rec);
 }
 
+static void mcm_rec_rejoining(void *priv, u32 handle, void *context,
+			      int reason)
+{
+	struct mcm_rec *rec = priv;
+
+	mcm_rec_enter(rec);
+	rec->rejoining++;
+	rec->last_reason = reason;
+	rec->last_rejoining_handle = handle;
+	if (rec->leave_on_rejoining)
+		rec->action_ret = rdma_mcm_leave(rec->ctx, handle);
+	mcm_rec_leave(rec);
+}
+
+static void mcm_rec_rejoined(void *priv, const struct rdma_mcm_join_info *info)
+{
+	struct mcm_rec *rec = priv;
+
+	mcm_rec_enter(rec);
+	rec->rejoined++;
+	rec->last_rejoin = *info;
+	if (rec->removed > rec->added)
+		rec->order_errors++;
+	mcm_rec_leave(rec);
+}
+
+static void mcm_rec_device_added(void *priv)
+{
+	struct mcm_rec *rec = priv;
+
+	mcm_rec_enter(rec);
+	rec->added++;
+	if (rec->qp_on_added)
+		rec->set_qp_ret = rdma_mcm_set_qp(rec->ctx, rec->qp_on_added);
+	mcm_rec_leave(rec);
+}
+
 const struct rdma_mcm_ops mcm_rec_ops = {
 	.joined	= mcm_rec_joined,
 	.error	= mcm_rec_error,
 	.device_removed = mcm_rec_device_removed,
+	.rejoining = mcm_rec_rejoining,
+	.rejoined = mcm_rec_rejoined,
+	.device_added = mcm_rec_device_added,
 };
 
 struct sockaddr_in mcm_v4(u32 host_order)
@@ -109,7 +149,7 @@ struct rdma_mcm_ctx *mcm_open(struct kunit *test)
 	struct rdma_mcm_ctx *ctx;
 
 	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be);
+				    &mcm_rec_ops, &t->rec, &t->fake->be, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	t->rec.ctx = ctx;
 	return ctx;
@@ -213,6 +253,8 @@ void mcm_test_exit(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, t->fake->live_ids, 0, "fake ids leaked");
 	KUNIT_EXPECT_EQ_MSG(test, t->rec.overlaps, 0,
 			    "a callback ran beside another of its context");
-	KUNIT_EXPECT_LE_MSG(test, t->rec.removed, 1,
-			    "->device_removed() more than once");
+	KUNIT_EXPECT_LE_MSG(test, t->rec.removed, t->rec.added + 1,
+			    "->device_removed() more than once per device");
+	KUNIT_EXPECT_EQ_MSG(test, t->rec.order_errors, 0,
+			    "->rejoined() before ->device_added()");
 }

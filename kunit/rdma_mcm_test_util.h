@@ -43,6 +43,18 @@ struct mcm_rec {
 	bool device_at_removed;	/* rdma_mcm_device() still gave one */
 	bool close_on_removed;	/* it closes the context */
 
+	/* healing */
+	int rejoining;
+	int last_reason;
+	u32 last_rejoining_handle;
+	int rejoined;
+	struct rdma_mcm_join_info last_rejoin;
+	int added;
+	int set_qp_ret;
+	struct ib_qp *qp_on_added;	/* rdma_mcm_set_qp() in ->device_added() */
+	bool leave_on_rejoining;	/* ->rejoining() leaves its membership */
+	int order_errors;		/* ->rejoined() before ->device_added() */
+
 	atomic_t in_callback;	/* callbacks running now */
 	int overlaps;		/* callbacks that ran beside another */
 

@@ -11,12 +11,13 @@
 #ifndef _RDMA_MCM_H
 #define _RDMA_MCM_H
 
+#include <linux/bits.h>
 #include <linux/socket.h>
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
 /* Module version, reported by modinfo and at load time. */
-#define RDMA_MCM_VERSION	"0.3.0"
+#define RDMA_MCM_VERSION	"0.4.0"
 
 struct net;
 struct rdma_mcm_ctx;
@@ -27,6 +28,9 @@ struct rdma_mcm_ctx;
  * @RDMA_MCM_JOINED: joined (and the QP, if any, attached)
  * @RDMA_MCM_ERROR: the join failed or the membership was lost; see the
  *	status. The handle stays valid until it is left.
+ * @RDMA_MCM_WAITING: a healing context's membership lost its group (a
+ *	transient error, or the device) and waits to be joined again: backoff,
+ *	the rejoin rate limit, or no device yet. The handle stays valid.
  * @RDMA_MCM_LEAVING: a leave (or the cancel of a join in flight) is under
  *	way; never seen by a caller, who is the one leaving
  * @RDMA_MCM_LEFT: gone; never seen by a caller either
@@ -36,6 +40,7 @@ enum rdma_mcm_state {
 	RDMA_MCM_JOINING,
 	RDMA_MCM_JOINED,
 	RDMA_MCM_ERROR,
+	RDMA_MCM_WAITING,
 	RDMA_MCM_LEAVING,
 	RDMA_MCM_LEFT,
 	RDMA_MCM_NR_STATES,
@@ -52,6 +57,15 @@ enum rdma_mcm_join_type {
 	RDMA_MCM_SENDONLY_FULLMEMBER,
 };
 
+/*
+ * rdma_mcm_open_flags() flags.
+ * RDMA_MCM_OPEN_HEAL: heal memberships (see &rdma_mcm_ops.rejoining).
+ * RDMA_MCM_OPEN_ROUTE: @addr is a destination; the device and source
+ *	address come from the route to it.
+ */
+#define RDMA_MCM_OPEN_HEAL	BIT(0)
+#define RDMA_MCM_OPEN_ROUTE	BIT(1)
+
 /**
  * struct rdma_mcm_join_info - what a ULP needs to use a joined group
  * @handle: the membership handle rdma_mcm_join() returned
@@ -64,6 +78,7 @@ enum rdma_mcm_join_type {
  * @ah_attr: address handle attributes for sending to the group; pass them
  *	to rdma_create_ah(). Valid during the callback; rdma_mcm_query()
  *	returns a copy that holds no reference.
+ * @rejoins: 0 for a first join, then how many times it was joined again
  */
 struct rdma_mcm_join_info {
 	u32 handle;
@@ -74,6 +89,7 @@ struct rdma_mcm_join_info {
 	u16 mlid;
 	u32 qkey;
 	struct rdma_ah_attr ah_attr;
+	u32 rejoins;
 };
 
 /**
@@ -105,6 +121,23 @@ struct rdma_mcm_join_info {
  * rdma_mcm_leave() and rdma_mcm_close() on their own context. Any of them
  * may be NULL.
  *
+ * A context opened with %RDMA_MCM_OPEN_HEAL heals its memberships: a
+ * transient error (-ENETRESET: a port or SM event; -ETIMEDOUT: the SA did
+ * not answer; -ENOMEM) or the loss of the device makes a membership
+ * %RDMA_MCM_WAITING, not %RDMA_MCM_ERROR, and the manager joins it again
+ * on the same handle, with exponential backoff and within a rate limit per
+ * device (module parameters rejoin_backoff_max_ms, rejoin_rate):
+ *
+ * @rejoining: a membership lost its group and will be joined again
+ *	(@reason: the status that made it wait). The QP, if any, is detached.
+ * @rejoined: it was joined again, with the new address handle attributes;
+ *	the QP given to rdma_mcm_set_qp() (or to the join) is attached first.
+ *	When NULL, ->joined() is called instead.
+ * @device_added: a healing context that lost its device has one again
+ *	(rdma_mcm_device() returns it): the ULP builds its verbs objects on it
+ *	and gives the manager its new QP with rdma_mcm_set_qp(); the waiting
+ *	memberships are then joined again, each attached as it is rejoined.
+ *
  * Closing a context tells nothing to ->device_removed(), and the device may
  * go as soon as rdma_mcm_close() has destroyed the context's ids: a ULP
  * releases its verbs objects on the device *before* it closes. As a QP
@@ -117,6 +150,9 @@ struct rdma_mcm_ops {
 	void (*joined)(void *priv, const struct rdma_mcm_join_info *info);
 	void (*error)(void *priv, u32 handle, void *context, int status);
 	void (*device_removed)(void *priv);
+	void (*rejoining)(void *priv, u32 handle, void *context, int reason);
+	void (*rejoined)(void *priv, const struct rdma_mcm_join_info *info);
+	void (*device_added)(void *priv);
 };
 
 /**
@@ -131,6 +167,9 @@ struct rdma_mcm_ops {
  * @mgid: the multicast GID, once joined
  * @mlid: the multicast LID, once joined
  * @qkey: the Q_Key, once joined
+ * @rejoins: times it was joined again
+ * @last_status: the last error it had, kept after it recovered (0: none)
+ * @state_time_ns: CLOCK_BOOTTIME of its last change of state
  */
 struct rdma_mcm_member_info {
 	u32 handle;
@@ -143,11 +182,19 @@ struct rdma_mcm_member_info {
 	union ib_gid mgid;
 	u16 mlid;
 	u32 qkey;
+	u32 rejoins;
+	int last_status;
+	u64 state_time_ns;
 };
 
 struct rdma_mcm_ctx *rdma_mcm_open(struct net *net, const struct sockaddr *src,
 				   const struct rdma_mcm_ops *ops, void *priv);
+struct rdma_mcm_ctx *rdma_mcm_open_flags(struct net *net,
+					 const struct sockaddr *addr,
+					 const struct rdma_mcm_ops *ops,
+					 void *priv, u32 flags);
 void rdma_mcm_close(struct rdma_mcm_ctx *ctx);
+int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp);
 int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		  enum rdma_mcm_join_type join_type, struct ib_qp *qp,
 		  void *context, u32 *handle);

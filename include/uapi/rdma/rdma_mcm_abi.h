@@ -72,6 +72,24 @@
 /* The most entries one BATCH call takes (else -EINVAL). */
 #define RDMA_MCM_MAX_BATCH		65536
 
+/*
+ * CREATE_CTX flags.
+ *  HEAL   the context heals its memberships: after a transient error
+ *         (status -ENETRESET, -ETIMEDOUT, -ENOMEM: a port or SM event, an
+ *         SA that did not answer) or the loss of the device (or of the
+ *         source address), a membership is WAITING, not in ERROR, and is
+ *         joined again, with backoff and within a rate limit, on the same
+ *         handle; the context outlives its device and takes the next one
+ *         that has its source address. Events REJOINING, REJOINED and
+ *         DEVICE_ADDED tell what happens (to a file that asked for them).
+ *  ROUTE  the context's address (CREATE_CTX's src) is a destination, not
+ *         a source: the device, port and source address come from the
+ *         route to it (rdma_resolve_addr(), as an rdma_cm id without a
+ *         bind), and a change of that route is a change of device.
+ */
+#define RDMA_MCM_CTX_HEAL	(1U << 0)
+#define RDMA_MCM_CTX_ROUTE	(1U << 1)
+
 /* Join flags, as librdmacm's RDMA_MC_JOIN_FLAG_*. */
 #define RDMA_MCM_JOIN_FULLMEMBER		0
 #define RDMA_MCM_JOIN_SENDONLY_FULLMEMBER	1
@@ -79,10 +97,15 @@
 /* Leave flags */
 #define RDMA_MCM_LEAVE_BY_ADDR	(1U << 0)	/* use addr, not handle */
 
-/* Membership states, as reported by QUERY and LIST */
+/*
+ * Membership states, as reported by QUERY and LIST. WAITING: a healing
+ * context's membership that lost its group (or its device) and waits to
+ * be joined again (backoff, rate limit, or no device yet).
+ */
 #define RDMA_MCM_STATE_JOINING	0
 #define RDMA_MCM_STATE_JOINED	1
 #define RDMA_MCM_STATE_ERROR	2
+#define RDMA_MCM_STATE_WAITING	3
 
 /*
  * Event types, read() from the file. A file reads only the types it asked
@@ -93,11 +116,26 @@
  *                  handle 0): release every verbs object on it (QPs, AHs,
  *                  CQs, PDs, the device context) at once, the device is
  *                  being unregistered. The context stays, without a device:
- *                  joins fail with ENODEV, leave and destroy work.
+ *                  joins fail with ENODEV (a healing context's wait),
+ *                  leave and destroy work.
+ *  REJOINING       a healing context's membership lost its group and will
+ *                  be joined again (status: the reason, a negative errno;
+ *                  the membership is WAITING): detach the QP from the
+ *                  group, stop sending to it
+ *  REJOINED        it was joined again: the address handle attributes,
+ *                  MGID, MLID, Q_Key and port, as JOINED (they may have
+ *                  changed); attach the QP again
+ *  DEVICE_ADDED    a healing context has a device again (handle 0,
+ *                  port_num): open it (its GID is the context's source
+ *                  address), build the verbs objects again; REJOINED
+ *                  events follow for every waiting membership
  */
 #define RDMA_MCM_EVENT_JOINED		1
 #define RDMA_MCM_EVENT_ERROR		2
 #define RDMA_MCM_EVENT_DEVICE_REMOVED	3
+#define RDMA_MCM_EVENT_REJOINING	4
+#define RDMA_MCM_EVENT_REJOINED		5
+#define RDMA_MCM_EVENT_DEVICE_ADDED	6
 
 /* The bit of an event type in an event mask */
 #define RDMA_MCM_EVENT_BIT(type)	(1ULL << (type))
@@ -120,11 +158,13 @@ struct rdma_mcm_version {
 /**
  * struct rdma_mcm_create_ctx - RDMA_MCM_IOC_CREATE_CTX
  * @src: in: local source address (sockaddr_in, sockaddr_in6 or sockaddr_ib)
- *	of an RDMA device. Its port (sin_port, sin6_port; for sockaddr_ib
- *	the service id) is ignored, as the port of a group is: every
- *	rdma_cm_id of the context binds a port of its own.
+ *	of an RDMA device; with RDMA_MCM_CTX_ROUTE, the destination whose
+ *	route gives the device and source address (a multicast group). Its
+ *	port (sin_port, sin6_port; for sockaddr_ib the service id) is
+ *	ignored, as the port of a group is: every rdma_cm_id of the context
+ *	binds a port of its own.
  * @src_len: in: bytes of @src used
- * @flags: in: must be zero
+ * @flags: in: RDMA_MCM_CTX_* (others: EINVAL)
  * @ctx_id: out: the context's id in this file (never 0)
  * @reserved: must be zero
  */
@@ -201,6 +241,12 @@ struct rdma_mcm_leave {
  * @events_reported: events of this membership read() so far
  * @mgid: multicast GID, once joined
  * @addr: the group address
+ * @rejoins: times a healing context joined it again
+ * @last_status: the last error it had, kept after it recovered (0: none)
+ * @state_time_ns: CLOCK_BOOTTIME of its last change of state, in ns
+ *
+ * @rejoins and what follows are new in the second version of the struct
+ * (RDMA_MCM_MEMBER_SIZE_VER0 is the first's size).
  */
 struct rdma_mcm_member {
 	__aligned_u64 cookie;
@@ -215,6 +261,9 @@ struct rdma_mcm_member {
 	__u32 events_reported;
 	__u8 mgid[16];
 	__u8 addr[RDMA_MCM_ADDR_SIZE];
+	__u32 rejoins;
+	__s32 last_status;
+	__aligned_u64 state_time_ns;
 };
 
 /**

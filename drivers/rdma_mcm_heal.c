@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: healing. A context opened with RDMA_MCM_OPEN_HEAL keeps its
+ * memberships through what happens below it.
+ *
+ * Which losses wait (everything else is an ERROR, as without healing):
+ *   -ENETRESET      a port or SM event (ib_sa: port error, LID or SM
+ *                   change, client reregister), or an SA query it flushed
+ *   -ETIMEDOUT      the SA did not answer
+ *   -ENOMEM         memory, below or in rdma_mcm
+ *   -ENETDOWN       (a rejoin) the port has no SA record of its partition
+ *                   yet: IPoIB is not up again
+ *   -ENODEV,        the device went away, or the source address is no
+ *   -EADDRNOTAVAIL  longer where it was: the context waits for a device
+ *                   (rdma_mcm_device.c tells it when one appears)
+ * Permanent: -ECONNREFUSED (the SA refused the join), -EOPNOTSUPP (the
+ * device cannot join the group), -EIO (what rdma_mcm does not expect).
+ *
+ * A waiting membership is on its context's list of waiting memberships,
+ * in the order they are due. Its wait is the backoff (rejoin_backoff_min_ms
+ * doubling up to rejoin_backoff_max_ms, each scaled by a random factor in
+ * [3/4, 5/4) so that memberships that failed together do not come back
+ * together), reset when it is joined again; after a device loss there is
+ * no wait once a device is found. One delayed work per context
+ * (rdma_mcm_rejoin_run()) joins the due memberships in order, as far as
+ * its device's rejoin budget goes (a token bucket of rejoin_rate per
+ * second, rdma_mcm_device.c), and arms itself for the next. Everything it
+ * does happens under the context's mutex, as join and leave do: a leave
+ * or close takes the membership off the list, and no rejoin of it reaches
+ * rdma_cm after that.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/lockdep.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+
+#include "rdma_mcm_internal.h"
+
+unsigned int rdma_mcm_rejoin_rate = 1000;
+module_param_named(rejoin_rate, rdma_mcm_rejoin_rate, uint, 0644);
+MODULE_PARM_DESC(rejoin_rate,
+		 "rejoins per second per RDMA device, in bursts of a tenth of it (default 1000; 0: no limit)");
+
+unsigned int rdma_mcm_backoff_min_ms = 1000;
+module_param_named(rejoin_backoff_min_ms, rdma_mcm_backoff_min_ms, uint,
+		   0644);
+MODULE_PARM_DESC(rejoin_backoff_min_ms,
+		 "wait before the first rejoin after an error, in ms (default 1000)");
+
+unsigned int rdma_mcm_backoff_max_ms = 16000;
+module_param_named(rejoin_backoff_max_ms, rdma_mcm_backoff_max_ms, uint,
+		   0644);
+MODULE_PARM_DESC(rejoin_backoff_max_ms,
+		 "longest wait between rejoins, in ms (default 16000, as IPoIB)");
+
+/**
+ * rdma_mcm_heals() - does a loss of this status wait for a rejoin
+ * @ctx: the context
+ * @status: the status (an event's, mapped) or a rejoin's error
+ *
+ * Return: true when @ctx heals and @status is transient (see above).
+ */
+bool rdma_mcm_heals(struct rdma_mcm_ctx *ctx, int status)
+{
+	if (!(ctx->flags & RDMA_MCM_OPEN_HEAL))
+		return false;
+	switch (status) {
+	case -ENETRESET:
+	case -ETIMEDOUT:
+	case -ENOMEM:
+	case -ENETDOWN:
+	case -ENODEV:
+	case -EADDRNOTAVAIL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * rdma_mcm_backoff_next() - the backoff after one more failure
+ * @backoff_ms: the current backoff (0: none yet)
+ *
+ * Return: rejoin_backoff_min_ms, then twice @backoff_ms, at most
+ * rejoin_backoff_max_ms.
+ */
+u32 rdma_mcm_backoff_next(u32 backoff_ms)
+{
+	u32 min = max(1U, READ_ONCE(rdma_mcm_backoff_min_ms));
+	u32 max = max(min, READ_ONCE(rdma_mcm_backoff_max_ms));
+
+	if (!backoff_ms)
+		return min;
+	return backoff_ms >= max / 2 ? max : max(min, 2 * backoff_ms);
+}
+
+/**
+ * rdma_mcm_backoff_due() - when a membership that waits @backoff_ms is due
+ * @be: the backend (its clock and randomness)
+ * @now_ms: now, on the backend's clock
+ * @backoff_ms: the backoff
+ *
+ * Return: @now_ms plus @backoff_ms scaled by a random factor in [3/4, 5/4).
+ */
+u64 rdma_mcm_backoff_due(const struct rdma_mcm_backend *be, u64 now_ms,
+			 u32 backoff_ms)
+{
+	u32 quarter = backoff_ms / 4;
+
+	return now_ms + backoff_ms - quarter +
+	       (quarter ? be->random(be, 2 * quarter) : 0);
+}
+
+/* Put a waiting member on the list, in due order (from the tail: new dues
+ * are mostly the latest).
+ */
+static void rdma_mcm_wait_insert(struct rdma_mcm_ctx *ctx,
+				 struct rdma_mcm_membership *mb)
+{
+	struct rdma_mcm_membership *pos;
+
+	lockdep_assert_held(&ctx->mutex);
+	list_for_each_entry_reverse(pos, &ctx->waiting, wait_node) {
+		if (pos->due_ms <= mb->due_ms) {
+			list_add(&mb->wait_node, &pos->wait_node);
+			return;
+		}
+	}
+	list_add(&mb->wait_node, &ctx->waiting);
+}
+
+/**
+ * rdma_mcm_wait_start() - a WAITING membership lets go and waits
+ * @ctx: the context
+ * @mb: the membership, in %RDMA_MCM_WAITING
+ * @device: it waits for a device (no backoff once one is found), else for
+ *	its backoff
+ *
+ * Detaches its QP, leaves rdma_cm's membership, gives its id's place back
+ * and drops its address handle, then puts it on the waiting list.
+ * Does nothing to a membership no longer waiting or already on the list.
+ *
+ * Context: process context, @ctx->mutex held.
+ */
+void rdma_mcm_wait_start(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb, bool device)
+{
+	struct rdma_ah_attr ah_attr;
+	bool had_ah, waiting;
+
+	lockdep_assert_held(&ctx->mutex);
+	spin_lock_bh(&ctx->lock);
+	waiting = mb->state == RDMA_MCM_WAITING;
+	had_ah = waiting && mb->have_ah;
+	if (had_ah) {
+		ah_attr = mb->ah_attr;
+		mb->have_ah = false;
+		memset(&mb->ah_attr, 0, sizeof(mb->ah_attr));
+	}
+	if (waiting)
+		mb->have_join = false;
+	spin_unlock_bh(&ctx->lock);
+	if (had_ah)
+		rdma_destroy_ah_attr(&ah_attr);
+	if (!waiting || !list_empty(&mb->wait_node))
+		return;
+
+	if (mb->qp_attached)
+		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
+	mb->qp_attached = false;
+	if (mb->cm_joined && mb->slot)
+		ctx->be->leave(ctx->be, mb->slot->id,
+			       (struct sockaddr *)&mb->group);
+	mb->cm_joined = false;
+	if (mb->slot)
+		rdma_mcm_slot_put(ctx, mb->slot);
+	mb->slot = NULL;
+
+	if (device) {
+		mb->backoff_ms = 0;
+		mb->due_ms = 0;
+	} else {
+		mb->backoff_ms = rdma_mcm_backoff_next(mb->backoff_ms);
+		mb->due_ms = rdma_mcm_backoff_due(ctx->be,
+						  ctx->be->now_ms(ctx->be),
+						  mb->backoff_ms);
+	}
+	rdma_mcm_wait_insert(ctx, mb);
+	rdma_mcm_rejoin_kick(ctx);
+}
+
+/**
+ * rdma_mcm_wait_for_device() - a membership waits for its context's next device
+ * @ctx: the context, losing its device
+ * @mb: the membership, in %RDMA_MCM_WAITING, already let go of the device
+ *
+ * It is joined again as soon as a device is found, without backoff.
+ *
+ * Context: @ctx->mutex held.
+ */
+void rdma_mcm_wait_for_device(struct rdma_mcm_ctx *ctx,
+			      struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&ctx->mutex);
+	list_del_init(&mb->wait_node);
+	mb->backoff_ms = 0;
+	mb->due_ms = 0;
+	rdma_mcm_wait_insert(ctx, mb);
+}
+
+/**
+ * rdma_mcm_wait_stop() - take a membership off the waiting list
+ * @ctx: the context
+ * @mb: the membership
+ *
+ * Context: @ctx->mutex held.
+ */
+void rdma_mcm_wait_stop(struct rdma_mcm_ctx *ctx,
+			struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&ctx->mutex);
+	list_del_init(&mb->wait_node);
+}
+
+/**
+ * rdma_mcm_rejoin_kick() - run a context's rejoins now
+ * @ctx: the context
+ *
+ * Context: any context but hard interrupt; does not sleep.
+ */
+void rdma_mcm_rejoin_kick(struct rdma_mcm_ctx *ctx)
+{
+	ctx->be->arm(ctx->be, ctx, 0);
+}
+
+/* A rejoin failed with @ret: wait again, wait for a device, or give up. */
+static void rdma_mcm_rejoin_failed(struct rdma_mcm_ctx *ctx,
+				   struct rdma_mcm_membership *mb, int ret)
+{
+	bool device = ret == -ENODEV || ret == -EADDRNOTAVAIL;
+
+	lockdep_assert_held(&ctx->mutex);
+	spin_lock_bh(&ctx->lock);
+	if (rdma_mcm_heals(ctx, ret)) {
+		rdma_mcm_set_state(mb, RDMA_MCM_WAITING, ret);
+	} else {
+		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, ret);
+		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+	}
+	spin_unlock_bh(&ctx->lock);
+	if (mb->state == RDMA_MCM_WAITING)
+		rdma_mcm_wait_start(ctx, mb, device);
+	else
+		queue_work(rdma_mcm_wq, &ctx->work);
+	if (device)
+		rdma_mcm_ctx_lose_device(ctx);
+}
+
+/*
+ * Join the due memberships in order, as far as the device's budget goes.
+ * Returns when the next one is due (0: none waits).
+ */
+static u64 rdma_mcm_rejoin_due(struct rdma_mcm_ctx *ctx, u64 now)
+{
+	struct rdma_mcm_membership *mb;
+	u64 wait;
+	int ret;
+
+	lockdep_assert_held(&ctx->mutex);
+	while ((mb = list_first_entry_or_null(&ctx->waiting,
+					      struct rdma_mcm_membership,
+					      wait_node))) {
+		if (!ctx->device || ctx->device_lost)
+			return now + READ_ONCE(rdma_mcm_backoff_max_ms);
+		if (mb->due_ms > now)
+			return mb->due_ms;
+		if (!rdma_mcm_dev_take_tokens(ctx->device, now, &wait))
+			return now + wait;
+		rdma_mcm_wait_stop(ctx, mb);
+		ret = rdma_mcm_member_join(ctx, mb);
+		if (ret)
+			rdma_mcm_rejoin_failed(ctx, mb, ret);
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * rdma_mcm_rejoin_run() - a context's rejoins, once
+ * @ctx: the context
+ *
+ * Looks for a device first when asked to (a device appeared or changed),
+ * then joins again the waiting memberships that are due, and arms itself
+ * for the next. The context's rejoin work runs it; KUnit calls it with the
+ * fake backend's clock.
+ *
+ * Context: process context; sleeps.
+ */
+void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
+{
+	bool look, now_all;
+	u64 now, next;
+	struct rdma_mcm_membership *mb;
+
+	mutex_lock(&ctx->mutex);
+	if (ctx->closing) {
+		mutex_unlock(&ctx->mutex);
+		return;
+	}
+	spin_lock_bh(&ctx->lock);
+	look = ctx->look_for_device;
+	ctx->look_for_device = false;
+	now_all = ctx->rejoin_now;
+	ctx->rejoin_now = false;
+	spin_unlock_bh(&ctx->lock);
+
+	if (look)
+		rdma_mcm_look_for_device(ctx);
+	now = ctx->be->now_ms(ctx->be);
+	if (now_all) {
+		/* the port came back: no one waits for a backoff any more */
+		list_for_each_entry(mb, &ctx->waiting, wait_node)
+			mb->due_ms = now;
+	}
+	next = (ctx->flags & RDMA_MCM_OPEN_HEAL) ?
+	       rdma_mcm_rejoin_due(ctx, now) : 0;
+	if (next)
+		ctx->be->arm(ctx->be, ctx, next > now ? next - now : 0);
+	mutex_unlock(&ctx->mutex);
+}
+
+/**
+ * rdma_mcm_rejoin_work() - the context's rejoin work
+ * @work: &rdma_mcm_ctx.rejoin_work's work
+ */
+void rdma_mcm_rejoin_work(struct work_struct *work)
+{
+	struct rdma_mcm_ctx *ctx = container_of(to_delayed_work(work),
+						struct rdma_mcm_ctx,
+						rejoin_work);
+
+	rdma_mcm_rejoin_run(ctx);
+}

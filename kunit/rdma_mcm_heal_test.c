@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit: healing contexts against the fake backend, on the fake's clock.
+ *
+ * The fake never arms the manager's rejoin work: each case moves the
+ * fake's clock and runs the rejoins itself (rdma_mcm_rejoin_run()), so
+ * backoff and rate limits are checked without sleeping, against the clock
+ * values the fake recorded for each rdma_join_multicast().
+ */
+#include <kunit/test.h>
+#include <net/net_namespace.h>
+
+#include "rdma_mcm_test_util.h"
+
+#define MCM_MIN_MS	1000
+#define MCM_MAX_MS	16000
+
+static void mcm_restore_params(void *unused)
+{
+	rdma_mcm_rejoin_rate = 1000;
+	rdma_mcm_backoff_min_ms = MCM_MIN_MS;
+	rdma_mcm_backoff_max_ms = MCM_MAX_MS;
+}
+
+/* A healing context on 192.0.2.1, with the module's default knobs. */
+static struct rdma_mcm_ctx *mcm_open_heal(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in src = mcm_v4(MCM_SRC);
+	struct rdma_mcm_ctx *ctx;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mcm_restore_params,
+							NULL), 0);
+	mcm_restore_params(NULL);
+	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
+				    &mcm_rec_ops, &t->rec, &t->fake->be,
+				    RDMA_MCM_OPEN_HEAL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	t->rec.ctx = ctx;
+	return ctx;
+}
+
+/* Move the fake clock by @ms and run the rejoins, then deliver. */
+static void mcm_tick(struct kunit *test, struct rdma_mcm_ctx *ctx, u64 ms)
+{
+	struct mcm_test *t = test->priv;
+
+	t->fake->clock_ms += ms;
+	rdma_mcm_rejoin_run(ctx);
+	rdma_mcm_flush();
+}
+
+/* The backoff doubles from the minimum to the maximum, then stays. */
+static void mcm_backoff_sequence(struct kunit *test)
+{
+	static const u32 want[] = { 1000, 2000, 4000, 8000, 16000, 16000 };
+	u32 b = 0;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mcm_restore_params,
+							NULL), 0);
+	mcm_restore_params(NULL);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		b = rdma_mcm_backoff_next(b);
+		KUNIT_EXPECT_EQ(test, b, want[i]);
+	}
+	rdma_mcm_backoff_max_ms = 5000;		/* not a power of two */
+	KUNIT_EXPECT_EQ(test, rdma_mcm_backoff_next(4000), 5000U);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_backoff_next(5000), 5000U);
+}
+
+/*
+ * MULTICAST_ERROR(-ENETRESET) on a joined membership: ->rejoining() with
+ * the reason, the QP detached and rdma_cm's membership left, WAITING;
+ * after the backoff the same handle is joined again, ->rejoined(), the QP
+ * attached again, one rejoin counted.
+ */
+static void mcm_heal_rejoins_same_handle(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	struct rdma_mcm_member_info info;
+	struct mcm_fake_join *join;
+	u32 h;
+
+	h = mcm_join(test, ctx, MCM_GROUP(1), &t->fake->qp, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	KUNIT_ASSERT_EQ(test, t->fake->attached, 1);
+	join = mcm_fake_join_of(test, MCM_GROUP(1));
+
+	mcm_fake_complete(t->fake, join, -ENETRESET, false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.errors, 0);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoining, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.last_reason, -ENETRESET);
+	KUNIT_EXPECT_EQ(test, t->rec.last_rejoining_handle, h);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_WAITING);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+	KUNIT_EXPECT_EQ(test, join->leaves, 1);
+	KUNIT_EXPECT_GT(test, t->fake->armed, 0);
+
+	/* not before the backoff (3/4 of 1 s with the fake's jitter 0) */
+	mcm_tick(test, ctx, 700);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 1);
+	mcm_tick(test, ctx, 100);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 2);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_JOINING);
+	join = mcm_fake_join_of(test, MCM_GROUP(1));
+	KUNIT_EXPECT_EQ(test, (u32)(uintptr_t)join->context, h);
+	mcm_fake_complete(t->fake, join, 0, false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);	/* the first join only */
+	KUNIT_EXPECT_EQ(test, t->rec.last_rejoin.handle, h);
+	KUNIT_EXPECT_EQ(test, t->rec.last_rejoin.rejoins, 1U);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 1);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, h, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.state, RDMA_MCM_JOINED);
+	KUNIT_EXPECT_EQ(test, info.rejoins, 1U);
+	KUNIT_EXPECT_EQ(test, info.last_status, -ENETRESET);
+	KUNIT_EXPECT_NE(test, info.state_time_ns, 0ULL);
+	rdma_mcm_close(ctx);
+}
+
+/*
+ * Every rejoin that fails waits twice as long, up to the maximum; with
+ * the fake's jitter at its highest, a quarter more. The clock of each
+ * join says when it was asked for.
+ */
+static void mcm_heal_backoff_schedule(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	static const u32 backoff[] = { 1000, 2000, 4000, 8000, 16000, 16000 };
+	u64 last;
+	int i, jitter;
+
+	for (jitter = 0; jitter < 2; jitter++) {
+		u32 group = MCM_GROUP(10 + jitter);
+		u32 h;
+
+		t->fake->jitter = jitter ? U32_MAX : 0;
+		mcm_fake_record_joins(t->fake, 16);
+		h = mcm_join(test, ctx, group, NULL,
+			     RDMA_MCM_SENDONLY_FULLMEMBER);
+		last = t->fake->clock_ms;
+		for (i = 0; i < ARRAY_SIZE(backoff); i++) {
+			u32 b = backoff[i];
+			u64 due = last + b - b / 4 + (jitter ? b / 2 - 1 : 0);
+
+			/* -ETIMEDOUT: the SA did not answer; it heals */
+			mcm_fake_complete(t->fake, mcm_fake_join_of(test, group),
+					  -ETIMEDOUT, false);
+			rdma_mcm_flush();
+			KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h),
+					RDMA_MCM_WAITING);
+			/* 1 ms before it is due: nothing */
+			t->fake->clock_ms = due - 1;
+			mcm_tick(test, ctx, 0);
+			KUNIT_EXPECT_EQ(test, t->fake->nr_join_times, i + 1);
+			t->fake->clock_ms = due;
+			mcm_tick(test, ctx, 0);
+			KUNIT_ASSERT_EQ(test, t->fake->nr_join_times, i + 2);
+			KUNIT_EXPECT_EQ(test, t->fake->join_times[i + 1], due);
+			last = due;
+		}
+		mcm_fake_complete(t->fake, mcm_fake_join_of(test, group), 0,
+				  false);
+		rdma_mcm_flush();
+		KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_JOINED);
+		KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	}
+	rdma_mcm_close(ctx);
+}
+
+/*
+ * 10,000 memberships lose their groups at once: they rejoin within the
+ * rate limit (1,000 a second per device, bursts of 100), none twice, and
+ * all of them in about ten seconds after their backoff.
+ */
+static void mcm_heal_rate_limit_10k(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx;
+	const unsigned int n = 10000, rate = 1000, burst = rate / 10;
+	unsigned int i, j, lo = 0, worst = 0;
+	struct mcm_fake_join *join;
+	u64 start;
+
+	ctx = mcm_open_heal(test);
+	t->fake->auto_complete = true;
+	for (i = 0; i < n; i++)
+		mcm_join(test, ctx, 0xef200000 + i, NULL,
+			 RDMA_MCM_SENDONLY_FULLMEMBER);
+	rdma_mcm_flush();
+	KUNIT_ASSERT_EQ(test, t->rec.joined, (int)n);
+	t->fake->auto_complete = false;
+
+	/* the SM went away and came back: every group is lost */
+	list_for_each_entry(join, &t->fake->joins, node)
+		mcm_fake_complete(t->fake, join, -ENETRESET, false);
+	rdma_mcm_flush();
+	KUNIT_ASSERT_EQ(test, t->rec.rejoining, (int)n);
+
+	mcm_fake_record_joins(t->fake, n + 1);
+	t->fake->auto_complete = true;
+	start = t->fake->clock_ms;
+	for (i = 0; i < 100000 && t->fake->nr_join_times < n; i++)
+		mcm_tick(test, ctx, 10);
+	KUNIT_ASSERT_EQ(test, t->fake->nr_join_times, n);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, (int)n);
+
+	/* in any second, at most a second's rate and one burst */
+	for (j = 0; j < n; j++) {
+		while (t->fake->join_times[j] - t->fake->join_times[lo] >= 1000)
+			lo++;
+		worst = max(worst, j - lo + 1);
+	}
+	kunit_info(test, "10000 rejoins from %llu ms to %llu ms after the loss, at most %u in a second\n",
+		   t->fake->join_times[0] - start,
+		   t->fake->join_times[n - 1] - start, worst);
+	KUNIT_EXPECT_LE(test, worst, rate + burst);
+	/* and no slower than the limit: ten seconds plus the backoff */
+	KUNIT_EXPECT_LE(test, t->fake->join_times[n - 1] - start,
+			(u64)(n / rate) * 1000 + MCM_MIN_MS * 5 / 4 + 100);
+	rdma_mcm_close(ctx);
+}
+
+/* A leave while the membership waits: it is never joined again. */
+static void mcm_heal_leave_during_backoff(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	u32 h;
+
+	h = mcm_join(test, ctx, MCM_GROUP(2), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(2)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	KUNIT_ASSERT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_WAITING);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	mcm_tick(test, ctx, MCM_MAX_MS * 2);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 0);
+	rdma_mcm_close(ctx);
+}
+
+/* A close while memberships wait leaves nothing, and joins nothing. */
+static void mcm_heal_close_during_backoff(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+
+	mcm_join(test, ctx, MCM_GROUP(3), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_join(test, ctx, MCM_GROUP(4), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(3)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	rdma_mcm_close(ctx);
+	t->fake->clock_ms += MCM_MAX_MS * 2;
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 2);
+	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
+}
+
+/* A leave while the rejoin is in rdma_cm: the rejoin is cancelled. */
+static void mcm_heal_leave_during_rejoin(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	struct mcm_fake_join *join;
+	u32 h;
+
+	h = mcm_join(test, ctx, MCM_GROUP(5), &t->fake->qp,
+		     RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(5)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	mcm_tick(test, ctx, MCM_MIN_MS * 2);
+	KUNIT_ASSERT_EQ(test, t->fake->joins_called, 2);
+	join = mcm_fake_join_of(test, MCM_GROUP(5));
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	KUNIT_EXPECT_EQ(test, join->leaves, 1);
+	/* a late completion is dropped */
+	mcm_fake_complete(t->fake, join, 0, true);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+	rdma_mcm_close(ctx);
+}
+
+/* ->rejoining() may leave its own membership: it is not joined again. */
+static void mcm_heal_leave_from_rejoining(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	u32 h;
+
+	t->rec.leave_on_rejoining = true;
+	t->rec.action_ret = 1;
+	h = mcm_join(test, ctx, MCM_GROUP(6), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(6)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.action_ret, 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), -EADDRNOTAVAIL);
+	mcm_tick(test, ctx, MCM_MAX_MS * 2);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 1);
+	rdma_mcm_close(ctx);
+}
+
+/*
+ * Permanent errors are not retried: the SA's refusal (-EINVAL, reported
+ * as -ECONNREFUSED) is an ERROR on a healing context too; and a context
+ * that does not heal never waits.
+ */
+static void mcm_heal_permanent_errors(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test), *plain;
+	u32 h, h2;
+
+	h = mcm_join(test, ctx, MCM_GROUP(7), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(7)),
+			  -EINVAL, false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_ERROR);
+	KUNIT_EXPECT_EQ(test, t->rec.last_status, -ECONNREFUSED);
+	mcm_tick(test, ctx, MCM_MAX_MS * 2);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 1);
+	rdma_mcm_close(ctx);
+
+	plain = mcm_open(test);
+	h2 = mcm_join(test, plain, MCM_GROUP(8), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(8)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, mcm_state(test, plain, h2), RDMA_MCM_ERROR);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoining, 0);
+	rdma_mcm_rejoin_run(plain);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 2);
+	rdma_mcm_close(plain);
+}
+
+/*
+ * The device goes: every membership waits (-ENODEV), the context hears
+ * ->device_removed() and stays open; the device comes back: the context
+ * finds it, ->device_added() (where the ULP gives its new QP), and every
+ * membership is joined again on the same handle, attached to the new QP.
+ */
+static void mcm_heal_device_gone_and_back(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	u32 h[3], port;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		h[i] = mcm_join(test, ctx, MCM_GROUP(20 + i), &t->fake->qp,
+				RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	KUNIT_ASSERT_EQ(test, t->fake->attached, 3);
+
+	mcm_fake_remove_device(t->fake, 0);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.rejoining, 3);
+	KUNIT_EXPECT_EQ(test, t->rec.last_reason, -ENODEV);
+	KUNIT_EXPECT_EQ(test, t->rec.errors, 0);
+	KUNIT_EXPECT_EQ(test, t->rec.removed, 1);
+	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+	KUNIT_EXPECT_NULL(test, rdma_mcm_device(ctx, &port));
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h[i]),
+				RDMA_MCM_WAITING);
+	/* without a device, nothing to find */
+	mcm_tick(test, ctx, MCM_MAX_MS);
+	KUNIT_EXPECT_EQ(test, t->rec.added, 0);
+
+	t->rec.qp_on_added = &t->fake->qp2;
+	mcm_fake_add_device(t->fake, 0);	/* kicks the context */
+	mcm_tick(test, ctx, 0);
+	KUNIT_EXPECT_EQ(test, t->rec.added, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.set_qp_ret, 0);
+	KUNIT_EXPECT_PTR_EQ(test, rdma_mcm_device(ctx, &port),
+			    t->fake->ibdev[0]);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 6);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h[i]),
+				RDMA_MCM_JOINED);
+	KUNIT_EXPECT_EQ(test, mcm_fake_attached_to(t->fake, &t->fake->qp2), 3);
+	KUNIT_EXPECT_EQ(test, mcm_fake_attached_to(t->fake, &t->fake->qp), 0);
+	rdma_mcm_close(ctx);
+}
+
+/*
+ * The source address moved to another device: a GID change on the old
+ * device makes the context check its address, lose the old device and
+ * take the new one; its memberships are joined again there.
+ */
+static void mcm_heal_address_moves(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	u32 h, port;
+
+	h = mcm_join(test, ctx, MCM_GROUP(30), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	t->fake->bind_dev = 1;
+	rdma_mcm_dev_changed(t->fake->ibdev[0], 1, false);
+	mcm_tick(test, ctx, 0);		/* checks: moved; loses device 0 */
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.removed, 1);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_WAITING);
+	mcm_tick(test, ctx, 0);		/* finds device 1 */
+	KUNIT_EXPECT_EQ(test, t->rec.added, 1);
+	KUNIT_EXPECT_PTR_EQ(test, rdma_mcm_device(ctx, &port),
+			    t->fake->ibdev[1]);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_JOINED);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 1);
+	rdma_mcm_close(ctx);
+}
+
+/* A port or SM event: waiting memberships need not wait their backoff. */
+static void mcm_heal_port_event_rejoins_now(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	u32 h;
+
+	h = mcm_join(test, ctx, MCM_GROUP(31), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(31)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	mcm_tick(test, ctx, 10);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 1);
+	rdma_mcm_dev_changed(t->fake->ibdev[0], 1, true);
+	mcm_tick(test, ctx, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 2);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_JOINING);
+	rdma_mcm_close(ctx);
+}
+
+/* A route context resolves its route; a failed resolution is mapped. */
+static void mcm_route_context(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in dst = mcm_v4(MCM_GROUP(40));
+	struct rdma_mcm_ctx *ctx;
+	u32 port;
+
+	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&dst,
+				    &mcm_rec_ops, &t->rec, &t->fake->be,
+				    RDMA_MCM_OPEN_ROUTE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	t->rec.ctx = ctx;
+	KUNIT_EXPECT_PTR_EQ(test, rdma_mcm_device(ctx, &port),
+			    t->fake->ibdev[0]);
+	mcm_join(test, ctx, MCM_GROUP(41), NULL, RDMA_MCM_FULLMEMBER);
+	KUNIT_EXPECT_EQ(test, t->fake->binds, 1);	/* resolved, not bound */
+	rdma_mcm_close(ctx);
+
+	t->fake->resolve_status = -EHOSTUNREACH;
+	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&dst,
+				    &mcm_rec_ops, &t->rec, &t->fake->be,
+				    RDMA_MCM_OPEN_ROUTE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ctx), -ENETUNREACH);
+	t->fake->resolve_status = 0;
+	t->fake->resolve_ret = -ETIMEDOUT;
+	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&dst,
+				    &mcm_rec_ops, &t->rec, &t->fake->be,
+				    RDMA_MCM_OPEN_ROUTE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ctx), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
+}
+
+static struct kunit_case rdma_mcm_heal_cases[] = {
+	KUNIT_CASE(mcm_backoff_sequence),
+	KUNIT_CASE(mcm_heal_rejoins_same_handle),
+	KUNIT_CASE(mcm_heal_backoff_schedule),
+	KUNIT_CASE_SLOW(mcm_heal_rate_limit_10k),
+	KUNIT_CASE(mcm_heal_leave_during_backoff),
+	KUNIT_CASE(mcm_heal_close_during_backoff),
+	KUNIT_CASE(mcm_heal_leave_during_rejoin),
+	KUNIT_CASE(mcm_heal_leave_from_rejoining),
+	KUNIT_CASE(mcm_heal_permanent_errors),
+	KUNIT_CASE(mcm_heal_device_gone_and_back),
+	KUNIT_CASE(mcm_heal_address_moves),
+	KUNIT_CASE(mcm_heal_port_event_rejoins_now),
+	KUNIT_CASE(mcm_route_context),
+	{}
+};
+
+static struct kunit_suite rdma_mcm_heal_suite = {
+	.name = "rdma_mcm_heal",
+	.init = mcm_test_init,
+	.exit = mcm_test_exit,
+	.test_cases = rdma_mcm_heal_cases,
+};
+
+kunit_test_suite(rdma_mcm_heal_suite);

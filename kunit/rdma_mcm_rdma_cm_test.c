@@ -561,6 +561,120 @@ static void mcm_real_device_removal_joins_in_flight(struct kunit *test)
 	test_live_objects_zero(test);
 }
 
+/* A healing ULP: counts, and a completion when enough have rejoined. */
+struct test_heal {
+	atomic_t joined;
+	atomic_t rejoining;
+	atomic_t rejoined;
+	atomic_t added;
+	atomic_t removed;
+	int want;
+	struct completion all_joined;
+	struct completion all_rejoined;
+};
+
+static void test_heal_joined(void *priv, const struct rdma_mcm_join_info *info)
+{
+	struct test_heal *h = priv;
+
+	if (atomic_inc_return(&h->joined) == h->want)
+		complete(&h->all_joined);
+}
+
+static void test_heal_rejoining(void *priv, u32 handle, void *context,
+				int reason)
+{
+	atomic_inc(&((struct test_heal *)priv)->rejoining);
+}
+
+static void test_heal_rejoined(void *priv,
+			       const struct rdma_mcm_join_info *info)
+{
+	struct test_heal *h = priv;
+
+	if (atomic_inc_return(&h->rejoined) == h->want)
+		complete(&h->all_rejoined);
+}
+
+static void test_heal_added(void *priv)
+{
+	atomic_inc(&((struct test_heal *)priv)->added);
+}
+
+static void test_heal_removed(void *priv)
+{
+	atomic_inc(&((struct test_heal *)priv)->removed);
+}
+
+static const struct rdma_mcm_ops test_heal_ops = {
+	.joined = test_heal_joined,
+	.rejoining = test_heal_rejoining,
+	.rejoined = test_heal_rejoined,
+	.device_added = test_heal_added,
+	.device_removed = test_heal_removed,
+};
+
+/*
+ * A healing context across 'rdma link delete' and 'add': its memberships
+ * wait while the device is gone (IGMP forgets them), and once a Soft-RoCE
+ * device is back on dummy0 the context finds it by itself (rdma_mcm's
+ * ib_client, then the device's GID change) and every membership is JOINED
+ * again on its handle, IGMP registered again.
+ */
+static void mcm_real_heal_across_device_reset(struct kunit *test)
+{
+	static const char * const groups[] = {
+		"239.1.2.30", "239.1.2.31", "239.1.2.32",
+	};
+	struct rdma_mcm_member_info info;
+	struct test_heal h = { .want = ARRAY_SIZE(groups) };
+	struct sockaddr_in sin;
+	struct rdma_mcm_ctx *ctx;
+	u32 handle[ARRAY_SIZE(groups)], port;
+	int i;
+
+	init_completion(&h.all_joined);
+	init_completion(&h.all_rejoined);
+	test_rxe_add(test);
+	test_sockaddr_in(test, &sin, TEST_DUMMY_ADDR);
+	ctx = rdma_mcm_open_flags(&init_net, (struct sockaddr *)&sin,
+				  &test_heal_ops, &h, RDMA_MCM_OPEN_HEAL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	for (i = 0; i < ARRAY_SIZE(groups); i++)
+		handle[i] = test_ulp_join(test, ctx, groups[i]);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&h.all_joined,
+							  10 * HZ), 0UL);
+
+	test_rxe_remove(NULL);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, atomic_read(&h.rejoining), (int)ARRAY_SIZE(groups));
+	KUNIT_EXPECT_EQ(test, atomic_read(&h.removed), 1);
+	KUNIT_EXPECT_NULL(test, rdma_mcm_device(ctx, &port));
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, groups[i]));
+		KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, handle[i], &info), 0);
+		KUNIT_EXPECT_EQ(test, info.state, RDMA_MCM_WAITING);
+	}
+
+	test_rxe_add(test);
+	/* the bound only keeps a broken build from hanging */
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&h.all_rejoined,
+							  60 * HZ), 0UL);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, atomic_read(&h.added), 1);
+	KUNIT_EXPECT_NOT_NULL(test, rdma_mcm_device(ctx, &port));
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, handle[i], &info), 0);
+		KUNIT_EXPECT_EQ(test, info.state, RDMA_MCM_JOINED);
+		KUNIT_EXPECT_EQ(test, info.rejoins, 1U);
+		KUNIT_EXPECT_TRUE(test, test_igmp_joined(test, groups[i]));
+	}
+	rdma_mcm_close(ctx);
+	for (i = 0; i < ARRAY_SIZE(groups); i++)
+		KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, groups[i]));
+	test_live_objects_zero(test);
+}
+
 #ifdef CONFIG_FAULT_INJECTION
 /* An ioctl on the test's file with its argument in the test's user memory */
 static int test_ioctl(struct kunit *test, struct file *filp, unsigned int cmd,
@@ -726,6 +840,7 @@ static struct kunit_case rdma_mcm_rdma_cm_cases[] = {
 	KUNIT_CASE(mcm_real_device_removal_no_membership),
 	KUNIT_CASE(mcm_real_device_removal_attached_qp),
 	KUNIT_CASE(mcm_real_device_removal_joins_in_flight),
+	KUNIT_CASE(mcm_real_heal_across_device_reset),
 	KUNIT_CASE(mcm_cdev_alloc_failure_each_point),
 	{}
 };

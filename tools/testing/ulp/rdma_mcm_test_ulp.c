@@ -7,6 +7,9 @@
  *
  *   /sys/kernel/debug/rdma_mcm_test_ulp/control   (write one command)
  *	open ADDR          context on IPv4 source ADDR, QP on its device
+ *	openheal ADDR      the same, a healing context: when its device
+ *	                   comes back the ULP builds its QP anew there and
+ *	                   gives it to rdma_mcm_set_qp()
  *	join GROUP         full-member join, QP attached once joined
  *	sendonly GROUP     send-only join
  *	leave GROUP        leave by address
@@ -22,7 +25,8 @@
  * When the context loses its device, the ULP frees its verbs objects from
  * the ->device_removed() callback, as rdma_mcm's contract asks, so that
  * the device can go; it builds them under the same lock, after asking
- * rdma_mcm_device() for the device, so the two cannot race.
+ * rdma_mcm_device() for the device, so the two cannot race. A healing
+ * context's ->device_added() builds them again on the new device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -65,6 +69,10 @@ struct tulp {
 	atomic_t error_cbs;
 	atomic_t late_cbs;	/* callbacks for left_handle after its leave */
 	atomic_t removed_cbs;	/* ->device_removed() calls */
+	atomic_t added_cbs;	/* ->device_added() calls */
+	atomic_t rejoining_cbs;
+	atomic_t rejoined_cbs;
+	atomic_t set_qp_errors;
 	u32 left_handle;	/* last handle joinleave left; 0: none */
 	atomic_t last_status;
 	u64 last_batch_ns;
@@ -274,10 +282,39 @@ static void tulp_device_removed(void *priv)
 	tulp_verbs_down();
 }
 
+static void tulp_rejoining(void *priv, u32 handle, void *context, int reason)
+{
+	atomic_inc(&tulp.rejoining_cbs);
+	pr_info("handle %u waits to rejoin: %d\n", handle, reason);
+}
+
+static void tulp_rejoined(void *priv, const struct rdma_mcm_join_info *info)
+{
+	atomic_inc(&tulp.rejoined_cbs);
+	pr_info("rejoined handle %u mgid %pI6 (rejoins %u)\n", info->handle,
+		info->mgid.raw, info->rejoins);
+}
+
+/* A healing context has a device again: the QP anew, given to rdma_mcm. */
+static void tulp_device_added(void *priv)
+{
+	atomic_inc(&tulp.added_cbs);
+	mutex_lock(&tulp.verbs_lock);
+	if (!tulp.verbs_up && !__tulp_verbs_up() &&
+	    rdma_mcm_set_qp(tulp.ctx, tulp.qp))
+		atomic_inc(&tulp.set_qp_errors);
+	mutex_unlock(&tulp.verbs_lock);
+	pr_info("device added: verbs objects %s\n",
+		tulp.verbs_up ? "up" : "not up");
+}
+
 static const struct rdma_mcm_ops tulp_ops = {
 	.joined = tulp_joined,
 	.error = tulp_error,
 	.device_removed = tulp_device_removed,
+	.rejoining = tulp_rejoining,
+	.rejoined = tulp_rejoined,
+	.device_added = tulp_device_added,
 };
 
 static int tulp_parse_v4(const char *s, struct sockaddr_in *sin)
@@ -287,7 +324,7 @@ static int tulp_parse_v4(const char *s, struct sockaddr_in *sin)
 	return in4_pton(s, -1, (u8 *)&sin->sin_addr, -1, NULL) ? 0 : -EINVAL;
 }
 
-static int tulp_open(const char *arg)
+static int tulp_open(const char *arg, u32 flags)
 {
 	struct sockaddr_in src;
 	struct rdma_mcm_ctx *ctx;
@@ -298,8 +335,8 @@ static int tulp_open(const char *arg)
 	ret = tulp_parse_v4(arg, &src);
 	if (ret)
 		return ret;
-	ctx = rdma_mcm_open(&init_net, (struct sockaddr *)&src, &tulp_ops,
-			    &tulp);
+	ctx = rdma_mcm_open_flags(&init_net, (struct sockaddr *)&src, &tulp_ops,
+				  &tulp, flags);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	tulp.ctx = ctx;
@@ -384,7 +421,9 @@ static int tulp_command(char *cmd)
 	if (arg)
 		*arg++ = '\0';
 	if (!strcmp(cmd, "open"))
-		return arg ? tulp_open(arg) : -EINVAL;
+		return arg ? tulp_open(arg, 0) : -EINVAL;
+	if (!strcmp(cmd, "openheal"))
+		return arg ? tulp_open(arg, RDMA_MCM_OPEN_HEAL) : -EINVAL;
 	if (!strcmp(cmd, "close")) {
 		tulp_close();
 		return 0;
@@ -463,6 +502,11 @@ static void tulp_show_counters(struct seq_file *m)
 		   atomic_read(&tulp.last_status));
 	seq_printf(m, "late_callbacks %d\nremoved_callbacks %d\n",
 		   atomic_read(&tulp.late_cbs), atomic_read(&tulp.removed_cbs));
+	seq_printf(m, "added_callbacks %d\nrejoining_callbacks %d\nrejoined_callbacks %d\nset_qp_errors %d\n",
+		   atomic_read(&tulp.added_cbs),
+		   atomic_read(&tulp.rejoining_cbs),
+		   atomic_read(&tulp.rejoined_cbs),
+		   atomic_read(&tulp.set_qp_errors));
 	seq_printf(m, "last_batch %u %llu\n", tulp.last_batch_n,
 		   tulp.last_batch_ns);
 }
@@ -489,11 +533,12 @@ static int tulp_status_show(struct seq_file *m, void *unused)
 		n = rdma_mcm_list(tulp.ctx, start, info, ARRAY_SIZE(info),
 				  &next);
 		for (i = 0; i < n; i++)
-			seq_printf(m, "member %u %pI4 %s %d attached=%d\n",
+			seq_printf(m, "member %u %pI4 %s %d attached=%d rejoins=%u\n",
 				   info[i].handle,
 				   &((struct sockaddr_in *)&info[i].group)->sin_addr,
 				   rdma_mcm_state_name(info[i].state),
-				   info[i].status, info[i].qp_attached);
+				   info[i].status, info[i].qp_attached,
+				   info[i].rejoins);
 		if (!next)
 			break;
 		start = next;

@@ -45,11 +45,19 @@ static void dev_close(void *priv, int fd)
 	close(fd);
 }
 
+static int dev_route(void *priv, const struct sockaddr *dst,
+		     struct sockaddr_storage *src, uint32_t *ifindex)
+{
+	(void)priv;
+	return mcm_route_lookup(dst, src, ifindex);
+}
+
 const struct rdma_mcm_io rdma_mcm_dev_io = {
 	.open = dev_open,
 	.ioctl = dev_ioctl,
 	.read = dev_read,
 	.close = dev_close,
+	.route = dev_route,
 };
 
 const struct rdma_mcm_io *rdma_mcm_io = &rdma_mcm_dev_io;
@@ -92,12 +100,17 @@ struct mcm_ctx *mcm_ctx_find(struct rdma_mcm_channel *ch, uint32_t ctx_id)
 	return NULL;
 }
 
-static int wanted(uint64_t types, uint32_t type)
+int mcm_wanted(uint64_t types, uint32_t type)
 {
 	return type < 64 && (types >> type) & 1;
 }
 
-/* Queue one event read from the kernel, with its owner. */
+/*
+ * Queue one event read from the kernel, with its owner. The library
+ * looks at every event first (heal.c: the QPs it attached, a ROUTE
+ * context's source), then keeps those the application asked for, and
+ * those a join_sync waits for: it succeeds on REJOINED too.
+ */
 static int queue_event(struct rdma_mcm_channel *ch, const uint8_t *rec)
 {
 	struct mcm_wire_event w;
@@ -106,11 +119,14 @@ static int queue_event(struct rdma_mcm_channel *ch, const uint8_t *rec)
 
 	memset(&w, 0, sizeof(w));
 	memcpy(&w, rec, ch->ev_size);
-	if (!wanted(ch->app_events, w.s.event))
-		return 0;
-	r = mcm_queue_push(&ch->queue, &w, sizeof(w));
 	if (w.s.handle)
 		m = mcm_table_find(&ch->members, w.s.ctx_id, w.s.handle);
+	mcm_track_event(ch, m, &w.s);
+	if (!mcm_wanted(ch->app_events, w.s.event) &&
+	    !(m && m->claimed && (w.s.event == RDMA_MCM_EVENT_REJOINING ||
+				  w.s.event == RDMA_MCM_EVENT_REJOINED)))
+		return 0;
+	r = mcm_queue_push(&ch->queue, &w, sizeof(w));
 	mcm_queue_own(r, m, m ? NULL : mcm_ctx_find(ch, w.s.ctx_id));
 	return 1;
 }

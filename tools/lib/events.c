@@ -205,11 +205,24 @@ static int wait_claimed(struct rdma_mcm_channel *ch, const struct want *w,
 	return ret;
 }
 
+/* Milliseconds left until @deadline (-1: none), as a timeout argument */
+static int left_ms(int64_t deadline)
+{
+	return deadline < 0 ? -1 : remaining(deadline);
+}
+
+/*
+ * The join's result. In a healing context a join that met a transient
+ * error is WAITING (REJOINING) and joined again (REJOINED): wait on for
+ * that, within the same timeout; REJOINED is returned as the JOINED it
+ * stands for, with the same fields.
+ */
 static int join_sync(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 		     const struct sockaddr *group, int join_flags,
 		     uint64_t cookie, int timeout_ms,
 		     struct rdma_mcm_event *joined)
 {
+	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	struct want w = { .ctx_id = ctx_id };
 	struct mcm_wire_event ev;
 	int ret;
@@ -218,9 +231,13 @@ static int join_sync(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			      &w.handle);
 	if (ret)
 		return ret;
-	ret = wait_claimed(ch, &w, timeout_ms, &ev);
-	if (ret)
-		return give_up(ch, &w, -ret);
+	do {
+		ret = wait_claimed(ch, &w, left_ms(deadline), &ev);
+		if (ret)
+			return give_up(ch, &w, -ret);
+	} while (ev.s.event == RDMA_MCM_EVENT_REJOINING);
+	if (ev.s.event == RDMA_MCM_EVENT_REJOINED)
+		ev.s.event = RDMA_MCM_EVENT_JOINED;
 	if (joined)
 		copy_event(joined, &ev);
 	if (ev.s.event == RDMA_MCM_EVENT_JOINED)

@@ -203,3 +203,16 @@ void mcm_table_del_ctx(struct mcm_table *t, struct mcm_queue *q,
 		}
 	}
 }
+
+/* Call @fn for every membership of context @ctx_id (@fn frees none). */
+void mcm_table_each_ctx(struct mcm_table *t, uint32_t ctx_id,
+			void (*fn)(struct mcm_member *m, void *arg), void *arg)
+{
+	struct mcm_member *m;
+	size_t i;
+
+	for (i = 0; i < t->nbuckets; i++)
+		for (m = t->by_handle[i]; m; m = m->next_h)
+			if (m->ctx_id == ctx_id)
+				fn(m, arg);
+}

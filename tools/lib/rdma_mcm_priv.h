@@ -37,16 +37,28 @@
 #define MCM_MAX_BATCH	RDMA_MCM_MAX_BATCH
 
 /*
- * The sizes of the structs the application shares with the library, as
- * LIBRDMAMCM_1.0 defines them. The functions of that version never read
- * or write more of an application's struct, whatever the uapi header
- * says later (librdmamcm(7), "ABI growth"); mcm.c checks at build time
- * that the header still has these sizes.
+ * The sizes of the structs the application shares with the library. The
+ * functions of a symbol version never read or write more of an
+ * application's struct than that version defines, whatever the uapi
+ * header says later (librdmamcm(7), "ABI growth"); mcm.c checks at build
+ * time that the header still has these sizes. struct rdma_mcm_member grew
+ * in LIBRDMAMCM_1.3 (rejoins, last_status, state_time_ns): rdma_mcm_query
+ * and rdma_mcm_list of LIBRDMAMCM_1.0 write its first 184 bytes, those of
+ * LIBRDMAMCM_1.3 all 200.
  */
 #define MCM_API_EVENT_SIZE	72
-#define MCM_API_MEMBER_SIZE	184
+#define MCM_API_MEMBER_SIZE_1_0	184
+#define MCM_API_MEMBER_SIZE	200
 #define MCM_API_JOIN_ENTRY_SIZE	152
 #define MCM_API_LEAVE_ENTRY_SIZE 152
+
+/*
+ * Export @impl as the versioned symbol @sym, "name@@NODE" (the default,
+ * what a program linked now gets) or "name@NODE" (kept for programs
+ * linked against an older library). Makefile gives the static library
+ * the default ones under their plain names.
+ */
+#define MCM_SYMVER(impl, sym)	__asm__(".symver " #impl ", " sym)
 
 /*
  * Test builds only. MCM_TEST_GROW=N makes every struct the library passes
@@ -71,7 +83,12 @@ MCM_WIRE(struct rdma_mcm_leave_entry, mcm_wire_leave_entry);
 
 /* The event types this library knows */
 #define MCM_EVENTS_KNOWN	(RDMA_MCM_EVENTS_DEFAULT | \
-				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED))
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED) | \
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING) | \
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINED) | \
+				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
+/* The context flags this library knows */
+#define MCM_CTX_FLAGS		(RDMA_MCM_CTX_HEAL | RDMA_MCM_CTX_ROUTE)
 
 /**
  * struct rdma_mcm_io - how a channel talks to its device
@@ -79,6 +96,9 @@ MCM_WIRE(struct rdma_mcm_leave_entry, mcm_wire_leave_entry);
  * @ioctl: ioctl(2) on it: 0 or -1/errno
  * @read: read(2) on it: bytes or -1/errno
  * @close: close(2) it
+ * @route: the route to @dst (a ROUTE context's address): the source
+ *	address it would leave from and its netdev, as the kernel resolves
+ *	it (route.c: the routing table, through rtnetlink); 0 or -errno
  *
  * rdma_mcm_io points at the real device; the tests point it at a fake.
  * The fd must be pollable: POLLIN while events are queued.
@@ -88,6 +108,8 @@ struct rdma_mcm_io {
 	int (*ioctl)(void *priv, int fd, unsigned long req, void *arg);
 	ssize_t (*read)(void *priv, int fd, void *buf, size_t len);
 	void (*close)(void *priv, int fd);
+	int (*route)(void *priv, const struct sockaddr *dst,
+		     struct sockaddr_storage *src, uint32_t *ifindex);
 };
 
 extern MCM_HIDDEN const struct rdma_mcm_io *rdma_mcm_io;
@@ -130,12 +152,18 @@ struct mcm_queue {
 	unsigned long visits;		/* records looked at (tests) */
 };
 
-/* A QP that rdma_mcm_attach_qp() attached to a membership's group */
+/*
+ * A QP that rdma_mcm_attach_qp() attached to a membership's group. When
+ * the membership is WAITING (REJOINING), the library detaches it and keeps
+ * it here, @detached, for rdma_mcm_reattach_qp(); when the device goes,
+ * it forgets it.
+ */
 struct mcm_attach {
 	struct mcm_attach *next;
 	struct ibv_qp *qp;
 	uint8_t mgid[16];
 	uint16_t mlid;
+	int detached;
 };
 
 /* A membership this channel created and has not left */
@@ -149,6 +177,7 @@ struct mcm_member {
 	uint8_t key[16];		/* group address bytes, port left out */
 	struct mcm_fifo q;		/* its events the library holds */
 	int claimed;			/* join_sync waits for its event */
+	int waiting;			/* REJOINING read, REJOINED not yet */
 	struct mcm_attach *attached;	/* QPs attached through the library */
 };
 
@@ -159,12 +188,19 @@ struct mcm_table {
 	size_t count;
 };
 
-/* A context of this channel */
+/*
+ * A context of this channel. A ROUTE context's source address is the one
+ * the route to @addr takes: looked up when it is needed (open_device,
+ * create_ah_ex) and again after its device changed (@src_known).
+ */
 struct mcm_ctx {
 	struct mcm_ctx *next;
 	uint32_t ctx_id;
+	uint32_t flags;			/* RDMA_MCM_CTX_* */
+	struct sockaddr_storage addr;	/* as created: source, or destination */
+	int src_known;			/* src_gid and src_ifindex are set */
 	uint8_t src_gid[16];		/* its source address as a GID */
-	uint32_t src_ifindex;		/* its IPv6 scope (netdev), or 0 */
+	uint32_t src_ifindex;		/* its netdev (IPv6 scope, route), or 0 */
 	struct mcm_fifo q;		/* its own events, and orphans' */
 };
 
@@ -185,6 +221,26 @@ struct rdma_mcm_channel {
 	struct mcm_queue queue;
 	struct mcm_table members;
 	struct mcm_ctx *ctxs;
+	/*
+	 * verbs.c, once a QP was attached: detach the QPs of @m for a
+	 * rejoin (keeping them for rdma_mcm_reattach_qp()), or forget them
+	 * too (@forget: their device is going).
+	 */
+	void (*detach_hook)(struct mcm_member *m, int forget);
+	int no_query_ctx;		/* the module has no QUERY_CTX */
+};
+
+/*
+ * Where a context is: as the kernel says (QUERY_CTX), else as the library
+ * finds it (the source it was created on, or the route's).
+ */
+struct mcm_where {
+	struct sockaddr_storage src;	/* its source address, port 0 */
+	uint32_t ifindex;		/* the source's netdev, or 0 */
+	uint32_t flags;			/* RDMA_MCM_CTX_* */
+	uint32_t port_num;		/* its port; 0: not known */
+	uint64_t node_guid;		/* its device's, network order; 0: not known */
+	char dev_name[64];		/* its device's name; "": not known */
 };
 
 /* channel.c */
@@ -194,6 +250,9 @@ MCM_HIDDEN int mcm_fill(struct rdma_mcm_channel *ch);
 MCM_HIDDEN void mcm_kick(struct rdma_mcm_channel *ch);
 MCM_HIDDEN struct mcm_ctx *mcm_ctx_find(struct rdma_mcm_channel *ch,
 					uint32_t ctx_id);
+MCM_HIDDEN int mcm_wanted(uint64_t types, uint32_t type);
+MCM_HIDDEN int mcm_ctx_where(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			     struct mcm_where *w);
 
 /* mcm.c: with ch->lock held; 0 or -errno */
 MCM_HIDDEN int mcm_join_locked(struct rdma_mcm_channel *ch, uint32_t ctx_id,
@@ -207,6 +266,22 @@ MCM_HIDDEN void mcm_unjoin(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 MCM_HIDDEN uint32_t mcm_seen(uint32_t reported, uint32_t dropped);
 MCM_HIDDEN void mcm_fix_member(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			       struct rdma_mcm_member *mb);
+MCM_HIDDEN int mcm_query_sized(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			       uint32_t handle, void *out, size_t size);
+MCM_HIDDEN int mcm_list_sized(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			      uint32_t start, void *out, unsigned int max,
+			      uint32_t *next, size_t size);
+
+/* heal.c: the library's view of healing, with ch->lock held */
+MCM_HIDDEN void mcm_track_event(struct rdma_mcm_channel *ch,
+				struct mcm_member *m,
+				const struct rdma_mcm_event *ev);
+MCM_HIDDEN int mcm_is_joined_event(uint32_t type);
+
+/* route.c */
+MCM_HIDDEN int mcm_route_lookup(const struct sockaddr *dst,
+				struct sockaddr_storage *src,
+				uint32_t *ifindex);
 
 /* queue.c */
 MCM_HIDDEN void mcm_queue_free(struct mcm_queue *q);
@@ -238,6 +313,9 @@ MCM_HIDDEN uint32_t mcm_table_del(struct mcm_table *t, struct mcm_queue *q,
 				  struct mcm_member *m);
 MCM_HIDDEN void mcm_table_del_ctx(struct mcm_table *t, struct mcm_queue *q,
 				  uint32_t ctx_id);
+MCM_HIDDEN void mcm_table_each_ctx(struct mcm_table *t, uint32_t ctx_id,
+				   void (*fn)(struct mcm_member *m, void *arg),
+				   void *arg);
 
 /* addr.c */
 MCM_HIDDEN size_t mcm_addr_len(const struct sockaddr *sa);

@@ -13,6 +13,8 @@ MCM_EXPORT const char *rdma_mcm_state_str(uint32_t state)
 		return "joined";
 	case RDMA_MCM_STATE_ERROR:
 		return "error";
+	case RDMA_MCM_STATE_WAITING:
+		return "waiting";
 	default:
 		return "unknown";
 	}
@@ -27,6 +29,12 @@ MCM_EXPORT const char *rdma_mcm_event_str(uint32_t event)
 		return "error";
 	case RDMA_MCM_EVENT_DEVICE_REMOVED:
 		return "device-removed";
+	case RDMA_MCM_EVENT_REJOINING:
+		return "rejoining";
+	case RDMA_MCM_EVENT_REJOINED:
+		return "rejoined";
+	case RDMA_MCM_EVENT_DEVICE_ADDED:
+		return "device-added";
 	default:
 		return "unknown";
 	}

@@ -24,34 +24,126 @@ static int verbs_err(int ret)
 	return errno ? -errno : -EIO;
 }
 
+/* Detach one record's QP from its group (verbs errors ignored) */
+static void detach_one(struct mcm_attach *a)
+{
+	union ibv_gid mgid;
+
+	memcpy(mgid.raw, a->mgid, sizeof(mgid.raw));
+	ibv_detach_mcast(a->qp, &mgid, a->mlid);
+}
+
+/*
+ * heal.c, when @m is lost to a rejoin: detach its QPs and keep them for
+ * rdma_mcm_reattach_qp(), or (@forget: the device is going, the QPs with
+ * it) detach and forget them.
+ */
+static void detach_for_rejoin(struct mcm_member *m, int forget)
+{
+	struct mcm_attach **pp = &m->attached, *a;
+
+	while ((a = *pp)) {
+		if (!a->detached)
+			detach_one(a);
+		a->detached = 1;
+		if (!forget) {
+			pp = &a->next;
+			continue;
+		}
+		*pp = a->next;
+		free(a);
+	}
+}
+
+/* @qp's record on @m that a rejoin detached, or NULL */
+static struct mcm_attach *find_attach(struct mcm_member *m, struct ibv_qp *qp)
+{
+	struct mcm_attach *a;
+
+	for (a = m->attached; a; a = a->next)
+		if (a->qp == qp && a->detached)
+			return a;
+	return NULL;
+}
+
+/* Attach @a's QP to the group of @ev (JOINED or REJOINED); 0 or -errno */
+static int attach_rec(struct mcm_attach *a, const struct rdma_mcm_event *ev)
+{
+	union ibv_gid mgid;
+	int ret;
+
+	memcpy(mgid.raw, ev->mgid, sizeof(mgid.raw));
+	ret = verbs_err(ibv_attach_mcast(a->qp, &mgid, ev->mlid));
+	if (ret)
+		return ret;
+	memcpy(a->mgid, ev->mgid, sizeof(a->mgid));
+	a->mlid = ev->mlid;
+	a->detached = 0;
+	return 0;
+}
+
+/*
+ * The membership of @ev, if a QP may be attached to its group now:
+ * -EADDRNOTAVAIL (not this channel's), -EOPNOTSUPP (send-only), -EAGAIN
+ * (waiting to be joined again: attach on REJOINED), -EINVAL (a healing
+ * context whose REJOINED the application does not get: it could never
+ * attach again after a rejoin).
+ */
+static struct mcm_member *attachable(struct rdma_mcm_channel *ch,
+				     const struct rdma_mcm_event *ev, int *err)
+{
+	struct mcm_member *m;
+	struct mcm_ctx *c;
+
+	m = mcm_table_find(&ch->members, ev->ctx_id, ev->handle);
+	c = mcm_ctx_find(ch, ev->ctx_id);
+	*err = -EADDRNOTAVAIL;
+	if (!m || !c)
+		return NULL;
+	*err = -EOPNOTSUPP;
+	if (m->join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER)
+		return NULL;
+	*err = -EAGAIN;
+	if (m->waiting)
+		return NULL;
+	*err = -EINVAL;
+	if (c->flags & RDMA_MCM_CTX_HEAL &&
+	    !mcm_wanted(ch->app_events, RDMA_MCM_EVENT_REJOINED))
+		return NULL;
+	return m;
+}
+
 static int attach_qp(struct rdma_mcm_channel *ch, struct ibv_qp *qp,
 		     const struct rdma_mcm_event *joined)
 {
 	struct mcm_attach *a;
 	struct mcm_member *m;
-	union ibv_gid mgid;
-	int ret;
+	int ret, fresh = 0;
 
-	m = mcm_table_find(&ch->members, joined->ctx_id, joined->handle);
+	m = attachable(ch, joined, &ret);
 	if (!m)
-		return -EADDRNOTAVAIL;
-	if (m->join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER)
-		return -EOPNOTSUPP;
-	a = calloc(1, sizeof(*a));
-	if (!a)
-		return -ENOMEM;
-	memcpy(mgid.raw, joined->mgid, sizeof(mgid.raw));
-	ret = verbs_err(ibv_attach_mcast(qp, &mgid, joined->mlid));
+		return ret;
+	/* a QP the library detached for a rejoin is attached again */
+	a = find_attach(m, qp);
+	if (!a) {
+		a = calloc(1, sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		a->qp = qp;
+		fresh = 1;
+	}
+	ret = attach_rec(a, joined);
 	if (ret) {
-		free(a);
+		if (fresh)
+			free(a);
 		return ret;
 	}
 	/* remembered, so that leave_detach detaches whatever the state */
-	a->qp = qp;
-	memcpy(a->mgid, joined->mgid, sizeof(a->mgid));
-	a->mlid = joined->mlid;
-	a->next = m->attached;
-	m->attached = a;
+	if (fresh) {
+		a->next = m->attached;
+		m->attached = a;
+	}
+	ch->detach_hook = detach_for_rejoin;
 	return 0;
 }
 
@@ -61,7 +153,7 @@ MCM_EXPORT int rdma_mcm_attach_qp(struct rdma_mcm_channel *ch,
 {
 	int ret;
 
-	if (!ch || !qp || !joined || joined->event != RDMA_MCM_EVENT_JOINED)
+	if (!ch || !qp || !joined || !mcm_is_joined_event(joined->event))
 		return mcm_result(-EINVAL);
 	pthread_mutex_lock(&ch->lock);
 	ret = attach_qp(ch, qp, joined);
@@ -69,11 +161,48 @@ MCM_EXPORT int rdma_mcm_attach_qp(struct rdma_mcm_channel *ch,
 	return mcm_result(ret);
 }
 
-/* Detach @qp from each group the library attached it to for @m. */
+/* LIBRDMAMCM_1.3: every QP detached at REJOINING, to the new group */
+static int reattach(struct rdma_mcm_channel *ch,
+		    const struct rdma_mcm_event *ev)
+{
+	struct mcm_attach *a;
+	struct mcm_member *m;
+	int ret, n = 0;
+
+	m = attachable(ch, ev, &ret);
+	if (!m)
+		return ret;
+	for (a = m->attached; a; a = a->next) {
+		if (!a->detached)
+			continue;
+		ret = attach_rec(a, ev);
+		if (ret)
+			return ret;
+		n++;
+	}
+	return n;
+}
+
+MCM_EXPORT int rdma_mcm_reattach_qp(struct rdma_mcm_channel *ch,
+				    const struct rdma_mcm_event *rejoined)
+{
+	int ret;
+
+	if (!ch || !rejoined || !mcm_is_joined_event(rejoined->event))
+		return mcm_result(-EINVAL);
+	pthread_mutex_lock(&ch->lock);
+	ret = reattach(ch, rejoined);
+	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
+}
+
+/*
+ * Detach @qp from each group the library attached it to for @m (a record
+ * detached for a rejoin is only forgotten). Returns whether there was one.
+ */
 static int detach_recorded(struct mcm_member *m, struct ibv_qp *qp)
 {
 	struct mcm_attach **pp = &m->attached, *a;
-	union ibv_gid mgid;
 	int found = 0;
 
 	while ((a = *pp)) {
@@ -81,13 +210,59 @@ static int detach_recorded(struct mcm_member *m, struct ibv_qp *qp)
 			pp = &a->next;
 			continue;
 		}
-		memcpy(mgid.raw, a->mgid, sizeof(mgid.raw));
-		ibv_detach_mcast(qp, &mgid, a->mlid);
+		if (!a->detached)
+			detach_one(a);
 		*pp = a->next;
 		free(a);
 		found = 1;
 	}
 	return found;
+}
+
+struct detach_arg {
+	struct ibv_qp *qp;
+};
+
+/* Detach (unless a rejoin did) and forget @qp's records on @m, or all */
+static void forget_qp(struct mcm_member *m, void *arg)
+{
+	struct ibv_qp *qp = ((struct detach_arg *)arg)->qp;
+	struct mcm_attach **pp = &m->attached, *a;
+
+	while ((a = *pp)) {
+		if (qp && a->qp != qp) {
+			pp = &a->next;
+			continue;
+		}
+		if (!a->detached)
+			detach_one(a);
+		*pp = a->next;
+		free(a);
+	}
+}
+
+/* LIBRDMAMCM_1.3: detach without leaving, before the QP is destroyed */
+MCM_EXPORT int rdma_mcm_detach_qp(struct rdma_mcm_channel *ch,
+				  uint32_t ctx_id, uint32_t handle,
+				  struct ibv_qp *qp)
+{
+	struct detach_arg arg = { .qp = qp };
+	struct mcm_member *m = NULL;
+	int ret = 0;
+
+	if (!ch)
+		return mcm_result(-EINVAL);
+	pthread_mutex_lock(&ch->lock);
+	if (!mcm_ctx_find(ch, ctx_id))
+		ret = -ENOENT;
+	else if (handle && !(m = mcm_table_find(&ch->members, ctx_id, handle)))
+		ret = -EADDRNOTAVAIL;
+	else if (m)
+		forget_qp(m, &arg);
+	else
+		mcm_table_each_ctx(&ch->members, ctx_id, forget_qp, &arg);
+	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
 }
 
 static int is_zero(const uint8_t *p, size_t n)
@@ -142,7 +317,7 @@ MCM_EXPORT int rdma_mcm_init_ah_attr(const struct rdma_mcm_event *joined,
 				     uint8_t sgid_index,
 				     struct ibv_ah_attr *attr)
 {
-	if (!joined || !attr || joined->event != RDMA_MCM_EVENT_JOINED) {
+	if (!joined || !attr || !mcm_is_joined_event(joined->event)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -265,7 +440,7 @@ static struct ibv_ah *create_ah(struct ibv_pd *pd,
 MCM_EXPORT struct ibv_ah *rdma_mcm_create_ah(struct ibv_pd *pd,
 					     const struct rdma_mcm_event *joined)
 {
-	if (!pd || !joined || joined->event != RDMA_MCM_EVENT_JOINED) {
+	if (!pd || !joined || !mcm_is_joined_event(joined->event)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -277,23 +452,39 @@ MCM_EXPORT struct ibv_ah *rdma_mcm_create_ah_ex(struct rdma_mcm_channel *ch,
 						struct ibv_pd *pd,
 						const struct rdma_mcm_event *joined)
 {
+	struct mcm_where w;
 	struct mcm_src src;
 	struct mcm_ctx *c;
+	uint32_t scope;
+	int known = 0, ret;
 
-	if (!ch || !pd || !joined || joined->event != RDMA_MCM_EVENT_JOINED) {
+	if (!ch || !pd || !joined || !mcm_is_joined_event(joined->event)) {
 		errno = EINVAL;
 		return NULL;
 	}
 	pthread_mutex_lock(&ch->lock);
 	c = mcm_ctx_find(ch, joined->ctx_id);
-	if (c) {
+	if (c && c->src_known) {
 		memcpy(src.gid, c->src_gid, sizeof(src.gid));
 		src.ifindex = c->src_ifindex;
+		known = 1;
 	}
 	pthread_mutex_unlock(&ch->lock);
 	if (!c) {
 		errno = ENOENT;
 		return NULL;
+	}
+	/* a ROUTE context's source: the kernel's (or the route's), once */
+	if (!known) {
+		ret = mcm_ctx_where(ch, joined->ctx_id, &w);
+		if (ret == -ENOENT) {
+			errno = ENOENT;
+			return NULL;
+		}
+		memset(src.gid, 0, sizeof(src.gid));
+		src.ifindex = w.ifindex;
+		if (!ret)
+			mcm_addr_gid((struct sockaddr *)&w.src, src.gid, &scope);
 	}
 	return create_ah(pd, joined, &src);
 }

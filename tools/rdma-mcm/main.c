@@ -23,7 +23,7 @@
 int cli_json;
 
 static const char usage_text[] =
-"Usage: rdma-mcm [-j] [-b ADDR] [-t SECONDS] COMMAND [ARGS]\n"
+"Usage: rdma-mcm [-j] [-b ADDR] [-t SECONDS] [--no-heal] COMMAND [ARGS]\n"
 "       rdma-mcm -h | --help | -V | --version\n"
 "\n"
 "  join GROUP... [--send-only]   join and print events until SIGINT or\n"
@@ -39,7 +39,11 @@ static const char usage_text[] =
 "                                receive COUNT datagrams, fail after -t\n"
 "\n"
 "  -j, --json             JSON lines output (errors too)\n"
-"  -b, --bind ADDR        local source address (IPv4 or IPv6 literal)\n"
+"  -b, --bind ADDR        local source address (IPv4 or IPv6 literal);\n"
+"                         without it, the route to the group chooses\n"
+"      --no-heal          a membership lost to the fabric or the device\n"
+"                         ends in error instead of being joined again;\n"
+"                         also an option of join, send and recv\n"
 "  -t, --timeout SECONDS  timeout of send and recv, join included\n"
 "                         (default 30)\n"
 "  -h, --help             this help\n"
@@ -124,8 +128,11 @@ static const struct command commands[] = {
 	{ "recv", cmd_recv },
 };
 
+#define OPT_NO_HEAL	256
+
 static const struct option long_options[] = {
 	{ "json", no_argument, NULL, 'j' },
+	{ "no-heal", no_argument, NULL, OPT_NO_HEAL },
 	{ "bind", required_argument, NULL, 'b' },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "help", no_argument, NULL, 'h' },
@@ -155,6 +162,9 @@ static int parse_global(struct cli *cli, int argc, char **argv, int *what)
 			break;
 		case 'b':
 			cli->bind = optarg;
+			break;
+		case OPT_NO_HEAL:
+			cli->no_heal = 1;
 			break;
 		case 't':
 			if (!cli_parse_uint(optarg, 86400, &v) && v)

@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "rdma_mcm_cli.h"
 
@@ -171,34 +172,58 @@ void out_text(int json, FILE *f, const char *key, const char *text)
 	fputs("}\n", f);
 }
 
+/* The events with the group's attributes: JOINED and REJOINED */
+static int with_group(uint32_t event)
+{
+	return event == RDMA_MCM_EVENT_JOINED ||
+	       event == RDMA_MCM_EVENT_REJOINED;
+}
+
+/* A context's event: device-removed ctx C status ..., device-added ctx C port P */
+static void out_ctx_event(struct cli *cli, const struct rdma_mcm_event *ev)
+{
+	const char *what = rdma_mcm_event_str(ev->event);
+	char status[128];
+
+	if (cli->json) {
+		putchar('{');
+		json_key("event", what, 1);
+		printf(",\"ctx\":%u", ev->ctx_id);
+		if (ev->event == RDMA_MCM_EVENT_DEVICE_ADDED)
+			printf(",\"port\":%u", ev->port_num);
+		else
+			status_json(ev->status);
+		puts("}");
+		return;
+	}
+	if (ev->event == RDMA_MCM_EVENT_DEVICE_ADDED) {
+		printf("%s ctx %u port %u\n", what, ev->ctx_id, ev->port_num);
+		return;
+	}
+	status_text(ev->status, status, sizeof(status));
+	printf("%s ctx %u status %s\n", what, ev->ctx_id, status);
+}
+
 void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 	       const char *group)
 {
 	const char *what = rdma_mcm_event_str(ev->event);
 	char mgid[INET6_ADDRSTRLEN], status[128];
 
-	gid_name(ev->mgid, mgid, sizeof(mgid));
-	status_text(ev->status, status, sizeof(status));
-	if (ev->event == RDMA_MCM_EVENT_DEVICE_REMOVED) {
-		if (cli->json) {
-			putchar('{');
-			json_key("event", what, 1);
-			printf(",\"ctx\":%u", ev->ctx_id);
-			status_json(ev->status);
-			puts("}");
-		} else {
-			printf("%s ctx %u status %s\n", what, ev->ctx_id,
-			       status);
-		}
+	if (ev->event == RDMA_MCM_EVENT_DEVICE_REMOVED ||
+	    ev->event == RDMA_MCM_EVENT_DEVICE_ADDED) {
+		out_ctx_event(cli, ev);
 		return;
 	}
+	gid_name(ev->mgid, mgid, sizeof(mgid));
+	status_text(ev->status, status, sizeof(status));
 	if (cli->json) {
 		putchar('{');
 		json_key("event", what, 1);
 		json_key("group", group, 0);
 		printf(",\"ctx\":%u,\"handle\":%u,\"cookie\":%llu",
 		       ev->ctx_id, ev->handle, (unsigned long long)ev->cookie);
-		if (ev->event == RDMA_MCM_EVENT_JOINED) {
+		if (with_group(ev->event)) {
 			json_key("mgid", mgid, 0);
 			printf(",\"mlid\":%u,\"qkey\":%u,\"sl\":%u,\"port\":%u}\n",
 			       ev->mlid, ev->qkey, ev->sl, ev->port_num);
@@ -208,7 +233,7 @@ void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 		}
 		return;
 	}
-	if (ev->event == RDMA_MCM_EVENT_JOINED)
+	if (with_group(ev->event))
 		printf("%s %s handle %u mgid %s mlid 0x%x qkey 0x%x sl %u port %u\n",
 		       what, group, ev->handle, mgid, ev->mlid, ev->qkey,
 		       ev->sl, ev->port_num);
@@ -230,12 +255,44 @@ void out_left(struct cli *cli, const char *group, uint32_t handle,
 	printf("left %s handle %u events %u\n", group, handle, events);
 }
 
+/*
+ * Seconds since @state_time_ns (CLOCK_BOOTTIME, as the kernel stamps a
+ * change of state); -1 when the module does not say (before healing).
+ */
+static double state_age(uint64_t state_time_ns)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	if (!state_time_ns || clock_gettime(CLOCK_BOOTTIME, &ts))
+		return -1;
+	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return now > state_time_ns ? (double)(now - state_time_ns) / 1e9 : 0;
+}
+
+/* ,"last_status":-110,"last_errno":"ETIMEDOUT","last_error":"..." */
+static void last_status_json(int32_t status)
+{
+	const char *name = status < 0 ? errno_name(-status) : NULL;
+
+	printf(",\"last_status\":%d", status);
+	if (status >= 0)
+		return;
+	if (name)
+		printf(",\"last_errno\":\"%s\"", name);
+	else
+		printf(",\"last_errno\":null");
+	printf(",\"last_error\":");
+	json_str(stdout, strerror(-status));
+}
+
 void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 {
 	struct sockaddr_storage ss;
 	char group[80], mgid[INET6_ADDRSTRLEN], status[128];
 	const char *flags = mb->join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER ?
 			    "send-only" : "full";
+	double age = state_age(mb->state_time_ns);
 
 	memset(&ss, 0, sizeof(ss));
 	memcpy(&ss, mb->addr, sizeof(mb->addr) < sizeof(ss) ?
@@ -250,8 +307,14 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 		json_key("flags", flags, 0);
 		status_json(mb->status);
 		json_key("mgid", mgid, 0);
-		printf(",\"mlid\":%u,\"qkey\":%u,\"events\":%u}\n", mb->mlid,
+		printf(",\"mlid\":%u,\"qkey\":%u,\"events\":%u", mb->mlid,
 		       mb->qkey, mb->events_reported);
+		printf(",\"rejoins\":%u", mb->rejoins);
+		last_status_json(mb->last_status);
+		if (age < 0)
+			printf(",\"age\":null}\n");
+		else
+			printf(",\"age\":%.3f}\n", age);
 		return;
 	}
 	printf("ctx %u handle %u group %s state %s flags %s", cli->ctx_id,
@@ -263,27 +326,36 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 		status_text(mb->status, status, sizeof(status));
 		printf(" status %s", status);
 	}
-	printf(" events %u\n", mb->events_reported);
+	printf(" events %u rejoins %u", mb->events_reported, mb->rejoins);
+	if (mb->last_status) {
+		status_text(mb->last_status, status, sizeof(status));
+		printf(" last_status %s", status);
+	}
+	if (age >= 0)
+		printf(" age %.3fs", age);
+	putchar('\n');
 }
 
-void out_stats(struct cli *cli, unsigned int counts[3], unsigned int total)
+void out_stats(struct cli *cli, const unsigned int counts[4],
+	       unsigned int total)
 {
 	int abi = rdma_mcm_abi_version(cli->ch);
 
 	if (cli->json) {
 		printf("{\"abi\":%d,\"contexts\":%d,\"memberships\":%u", abi,
 		       cli->have_ctx, total);
-		printf(",\"joining\":%u,\"joined\":%u,\"error\":%u",
+		printf(",\"joining\":%u,\"joined\":%u,\"error\":%u,\"waiting\":%u",
 		       counts[RDMA_MCM_STATE_JOINING],
 		       counts[RDMA_MCM_STATE_JOINED],
-		       counts[RDMA_MCM_STATE_ERROR]);
+		       counts[RDMA_MCM_STATE_ERROR],
+		       counts[RDMA_MCM_STATE_WAITING]);
 		printf(",\"events\":%lu}\n", cli->events);
 		return;
 	}
-	printf("abi %d contexts %d memberships %u joining %u joined %u error %u events %lu\n",
+	printf("abi %d contexts %d memberships %u joining %u joined %u error %u waiting %u events %lu\n",
 	       abi, cli->have_ctx, total, counts[RDMA_MCM_STATE_JOINING],
 	       counts[RDMA_MCM_STATE_JOINED], counts[RDMA_MCM_STATE_ERROR],
-	       cli->events);
+	       counts[RDMA_MCM_STATE_WAITING], cli->events);
 }
 
 void out_count(struct cli *cli, const char *what, const char *group,

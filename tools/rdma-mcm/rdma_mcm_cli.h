@@ -30,21 +30,23 @@ struct cli {
 	int json;
 	const char *bind;		/* -b ADDR, or NULL */
 	int timeout_s;			/* -t SECONDS */
+	int no_heal;			/* --no-heal */
 	struct rdma_mcm_channel *ch;
 	int have_ctx;
 	uint32_t ctx_id;
-	struct sockaddr_storage src;
+	uint32_t ctx_flags;		/* RDMA_MCM_CTX_* the context has */
+	struct sockaddr_storage src;	/* -b's address, or the route's group */
 	struct cli_member *mem;		/* cookie = index + 1 */
 	size_t nmem;
 	unsigned long events;		/* events read */
 };
 
-/* The RDMA device and port a source address lives on */
-struct cli_dev {
-	struct ibv_context *ctx;
-	uint8_t port;
-	int gid_index;			/* -1: unknown */
-};
+/* The event types the CLI handles: all it knows */
+#define CLI_EVENTS	(RDMA_MCM_EVENTS_DEFAULT | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINED) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
 
 /* The session's standard input */
 struct cli_input {
@@ -80,15 +82,16 @@ void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 void out_left(struct cli *cli, const char *group, uint32_t handle,
 	      uint32_t events);
 void out_member(struct cli *cli, const struct rdma_mcm_member *mb);
-void out_stats(struct cli *cli, unsigned int counts[3], unsigned int total);
+void out_stats(struct cli *cli, const unsigned int counts[4],
+	       unsigned int total);
 void out_count(struct cli *cli, const char *what, const char *group,
 	       unsigned long count, unsigned long want);
 void json_str(FILE *f, const char *s);
 void out_text(int json, FILE *f, const char *key, const char *text);
 
 /* source.c */
-int cli_ensure_ctx(struct cli *cli, int family, struct cli_dev *dev);
-void cli_dev_close(struct cli_dev *dev);
+int cli_ensure_ctx(struct cli *cli, const struct sockaddr *group);
+struct ibv_context *cli_open_dev(struct cli *cli);
 
 /* session.c */
 int cli_open(struct cli *cli, int flags);

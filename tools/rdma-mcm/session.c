@@ -88,7 +88,7 @@ int cli_join(struct cli *cli, struct cli_member *m)
 {
 	uint64_t cookie = (uint64_t)(m - cli->mem) + 1;
 
-	if (cli_ensure_ctx(cli, m->addr.ss_family, NULL))
+	if (cli_ensure_ctx(cli, (struct sockaddr *)&m->addr))
 		return -1;
 	if (rdma_mcm_join(cli->ch, cli->ctx_id, (struct sockaddr *)&m->addr,
 			  m->join_flags, cookie, &m->handle)) {
@@ -174,15 +174,16 @@ static void print_member(struct cli *cli, const struct rdma_mcm_member *mb,
 	out_member(cli, mb);
 }
 
+/* counts[state] for the four states, counts[4] all of them */
 static void count_member(struct cli *cli, const struct rdma_mcm_member *mb,
 			 void *arg)
 {
 	unsigned int *counts = arg;
 
 	(void)cli;
-	if (mb->state <= RDMA_MCM_STATE_ERROR)
+	if (mb->state <= RDMA_MCM_STATE_WAITING)
 		counts[mb->state]++;
-	counts[3]++;
+	counts[4]++;
 }
 
 int cli_list(struct cli *cli)
@@ -192,11 +193,11 @@ int cli_list(struct cli *cli)
 
 int cli_stats(struct cli *cli)
 {
-	unsigned int counts[4] = { 0 };
+	unsigned int counts[5] = { 0 };
 
 	if (walk_members(cli, count_member, counts))
 		return -1;
-	out_stats(cli, counts, counts[3]);
+	out_stats(cli, counts, counts[4]);
 	return 0;
 }
 
@@ -205,7 +206,8 @@ int cli_stats(struct cli *cli)
 static const char session_help[] =
 	"commands: join GROUP... [--send-only] | leave GROUP... | list | stats | help | quit\n";
 
-static int parse_join_args(char **args, int n, int *flags)
+/* GROUP... [--send-only], and on the command line [--no-heal] */
+static int parse_join_args(char **args, int n, int *flags, int *no_heal)
 {
 	int i, groups = 0;
 
@@ -213,6 +215,10 @@ static int parse_join_args(char **args, int n, int *flags)
 	for (i = 0; i < n; i++) {
 		if (!strcmp(args[i], "--send-only")) {
 			*flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
+			continue;
+		}
+		if (no_heal && !strcmp(args[i], "--no-heal")) {
+			*no_heal = 1;
 			continue;
 		}
 		if (args[i][0] == '-')
@@ -227,7 +233,7 @@ static void session_join(struct cli *cli, char **args, int n)
 	struct cli_member *m;
 	int flags, i;
 
-	if (parse_join_args(args, n, &flags)) {
+	if (parse_join_args(args, n, &flags, NULL)) {
 		cli_err("usage: join GROUP... [--send-only]");
 		return;
 	}
@@ -385,16 +391,17 @@ int cmd_join(struct cli *cli, int argc, char **argv)
 	struct cli_member *m;
 	int flags, i, joined = 0, ret;
 
-	if (parse_join_args(argv + 1, argc - 1, &flags)) {
-		cli_err("usage: join GROUP... [--send-only]");
+	if (parse_join_args(argv + 1, argc - 1, &flags, &cli->no_heal)) {
+		cli_err("usage: join GROUP... [--send-only] [--no-heal]");
 		return EXIT_USAGE;
 	}
 	if (cli_open(cli, O_NONBLOCK))
 		return 1;
-	/* no verbs objects here: a device that goes away is only reported */
-	rdma_mcm_set_event_mask(cli->ch, RDMA_MCM_EVENTS_DEFAULT |
-				RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED),
-				NULL);
+	/*
+	 * No verbs objects here: a device that goes away, a membership lost
+	 * and joined again, are only reported.
+	 */
+	rdma_mcm_set_event_mask(cli->ch, CLI_EVENTS, NULL);
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] == '-')
 			continue;

@@ -79,6 +79,9 @@ static void member(void)
 	F(rdma_mcm_member, events_reported);
 	F(rdma_mcm_member, mgid);
 	F(rdma_mcm_member, addr);
+	F(rdma_mcm_member, rejoins);
+	F(rdma_mcm_member, last_status);
+	F(rdma_mcm_member, state_time_ns);
 	S(rdma_mcm_query);
 	F(rdma_mcm_query, ctx_id);
 	F(rdma_mcm_query, handle);
@@ -143,6 +146,25 @@ static void event(void)
 	F(rdma_mcm_set_events, reserved);
 }
 
+/* QUERY_CTX, where the header has it */
+static void query_ctx(void)
+{
+#ifdef RDMA_MCM_IOC_QUERY_CTX
+	S(rdma_mcm_query_ctx);
+	F(rdma_mcm_query_ctx, ctx_id);
+	F(rdma_mcm_query_ctx, flags);
+	F(rdma_mcm_query_ctx, src);
+	F(rdma_mcm_query_ctx, src_len);
+	F(rdma_mcm_query_ctx, port_num);
+	F(rdma_mcm_query_ctx, node_guid);
+	F(rdma_mcm_query_ctx, dev_name);
+	F(rdma_mcm_query_ctx, reserved);
+	K(RDMA_MCM_QUERY_CTX_SIZE_VER0);
+	K(RDMA_MCM_DEV_NAME_SIZE);
+	C(RDMA_MCM_IOC_QUERY_CTX);
+#endif
+}
+
 /* The first version of each struct: what a kernel takes at the least */
 static void sizes_ver0(void)
 {
@@ -162,6 +184,26 @@ static void sizes_ver0(void)
 	K(RDMA_MCM_MAX_ENTRY_SIZE);
 	K(RDMA_MCM_MAX_BATCH);
 	K(RDMA_MCM_EVENTS_DEFAULT);
+}
+
+/* Flags, states and event types: the same numbers for every process */
+static void constants(void)
+{
+	K(RDMA_MCM_CTX_HEAL);
+	K(RDMA_MCM_CTX_ROUTE);
+	K(RDMA_MCM_JOIN_FULLMEMBER);
+	K(RDMA_MCM_JOIN_SENDONLY_FULLMEMBER);
+	K(RDMA_MCM_LEAVE_BY_ADDR);
+	K(RDMA_MCM_STATE_JOINING);
+	K(RDMA_MCM_STATE_JOINED);
+	K(RDMA_MCM_STATE_ERROR);
+	K(RDMA_MCM_STATE_WAITING);
+	K(RDMA_MCM_EVENT_JOINED);
+	K(RDMA_MCM_EVENT_ERROR);
+	K(RDMA_MCM_EVENT_DEVICE_REMOVED);
+	K(RDMA_MCM_EVENT_REJOINING);
+	K(RDMA_MCM_EVENT_REJOINED);
+	K(RDMA_MCM_EVENT_DEVICE_ADDED);
 }
 
 static void commands(void)
@@ -188,7 +230,9 @@ int main(void)
 	member();
 	batches();
 	event();
+	query_ctx();
 	sizes_ver0();
+	constants();
 	commands();
 	return 0;
 }

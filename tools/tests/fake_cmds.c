@@ -160,8 +160,12 @@ int fake_do_batch_leave(struct rdma_mcm_batch *b)
 
 int fake_do_set_events(struct rdma_mcm_set_events *se)
 {
+	const uint64_t heal = RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING) |
+			      RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINED) |
+			      RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED);
 	const uint64_t known = RDMA_MCM_EVENTS_DEFAULT |
-			       RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED);
+			       RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED) |
+			       (fake.no_heal ? 0 : heal);
 
 	fake.nr_set_events++;
 	if (se->reserved || se->event_size < RDMA_MCM_EVENT_SIZE_VER0)

@@ -7,6 +7,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fake_dev.h"
@@ -35,24 +37,63 @@ size_t fake_event_size(void)
 
 size_t fake_member_size(void)
 {
+	if (fake.no_heal || fake.old_kernel)
+		return RDMA_MCM_MEMBER_SIZE_VER0;
 	return sizeof(struct rdma_mcm_member) + (fake.new_kernel ? FAKE_GROW : 0);
+}
+
+uint64_t fake_boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int fake_transient(int32_t status)
+{
+	/* as rdma_mcm_heal.c's table */
+	return status == -ENETRESET || status == -ETIMEDOUT ||
+	       status == -ENOMEM || status == -ENETDOWN ||
+	       status == -ENODEV || status == -EADDRNOTAVAIL;
+}
+
+static int rejoin(uint32_t ctx_id, uint32_t handle, uint16_t mlid);
+static int lose(uint32_t ctx_id, uint32_t handle, int32_t status);
+static int device_gone(uint32_t ctx_id);
+static int device_back(uint32_t ctx_id, uint8_t port, int rejoin_all);
+
+/* A change of state, as the module records it */
+static void set_state(struct fake_member *fm, uint32_t state, int32_t status)
+{
+	fm->m.state = state;
+	fm->m.status = state == RDMA_MCM_STATE_ERROR ? status : 0;
+	if (status)
+		fm->m.last_status = status;
+	fm->m.state_time_ns = fake_boottime_ns();
+}
+
+static int heals(uint32_t ctx_id)
+{
+	struct fake_ctx *c = fake_find_ctx(ctx_id);
+
+	return c && c->flags & RDMA_MCM_CTX_HEAL;
 }
 
 /* --- readiness: one eventfd count per queued event -------------------- */
 
+/* eventfd_read/write, not read(2)/write(2): fake_preload.c has those */
 static void ready_add(void)
 {
-	uint64_t one = 1;
-
-	if (write(fake.efd, &one, sizeof(one)) != sizeof(one))
+	if (eventfd_write(fake.efd, 1))
 		abort();
 }
 
 static void ready_sub(void)
 {
-	uint64_t v;
+	eventfd_t v;
 
-	if (read(fake.efd, &v, sizeof(v)) != sizeof(v))
+	if (eventfd_read(fake.efd, &v))
 		abort();
 }
 
@@ -208,36 +249,99 @@ static void drop_member(struct fake_member *fm)
 	fake.nr_leaves++;
 }
 
+/* A membership's event with the group's attributes (JOINED, REJOINED) */
+static void joined_event(struct fake_member *fm, uint32_t type, uint16_t mlid)
+{
+	struct fake_ctx *c = fake_find_ctx(fm->ctx_id);
+	struct rdma_mcm_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.cookie = fm->m.cookie;
+	ev.ctx_id = fm->ctx_id;
+	ev.handle = fm->m.handle;
+	ev.event = type;
+	fm->m.qkey = FAKE_QKEY;
+	fm->m.mlid = mlid;
+	fake_mgid(fm->m.addr, fm->m.mgid);
+	ev.qkey = FAKE_QKEY;
+	ev.mlid = mlid;
+	memcpy(ev.mgid, fm->m.mgid, 16);
+	memcpy(ev.dgid, fm->m.mgid, 16);
+	ev.hop_limit = 255;
+	ev.port_num = c && c->port ? c->port : 1;
+	ev.is_global = 1;
+	queue_event(&ev);
+}
+
+/* A membership's event with a status (ERROR, REJOINING) */
+static void status_event(struct fake_member *fm, uint32_t type,
+			 int32_t status)
+{
+	struct rdma_mcm_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.cookie = fm->m.cookie;
+	ev.ctx_id = fm->ctx_id;
+	ev.handle = fm->m.handle;
+	ev.event = type;
+	ev.status = status;
+	queue_event(&ev);
+}
+
+/*
+ * A failure of a joining or joined membership: in a healing context, a
+ * transient one makes it WAITING (REJOINING), anything else ERROR.
+ */
+static void fail(struct fake_member *fm, int32_t status)
+{
+	if (heals(fm->ctx_id) && fake_transient(status)) {
+		set_state(fm, RDMA_MCM_STATE_WAITING, status);
+		status_event(fm, RDMA_MCM_EVENT_REJOINING, status);
+		if (fake.auto_rejoin && status != -ENODEV)
+			rejoin(fm->ctx_id, fm->m.handle, 0);
+		return;
+	}
+	set_state(fm, RDMA_MCM_STATE_ERROR, status);
+	status_event(fm, RDMA_MCM_EVENT_ERROR, status);
+}
+
 static int complete(uint32_t ctx_id, uint32_t handle, int32_t status)
 {
 	struct fake_member *fm = fake_find(ctx_id, handle);
-	struct rdma_mcm_event ev;
 
 	if (!fm || fm->m.state != RDMA_MCM_STATE_JOINING)
 		return -1;
-	memset(&ev, 0, sizeof(ev));
-	ev.cookie = fm->m.cookie;
-	ev.ctx_id = ctx_id;
-	ev.handle = handle;
 	if (status) {
-		fm->m.state = RDMA_MCM_STATE_ERROR;
-		fm->m.status = status;
-		ev.event = RDMA_MCM_EVENT_ERROR;
-		ev.status = status;
-	} else {
-		fm->m.state = RDMA_MCM_STATE_JOINED;
-		fm->m.qkey = FAKE_QKEY;
-		fake_mgid(fm->m.addr, fm->m.mgid);
-		ev.event = RDMA_MCM_EVENT_JOINED;
-		ev.qkey = FAKE_QKEY;
-		memcpy(ev.mgid, fm->m.mgid, 16);
-		memcpy(ev.dgid, fm->m.mgid, 16);
-		ev.hop_limit = 255;
-		ev.port_num = 1;
-		ev.is_global = 1;
+		fail(fm, status);
+		return 0;
 	}
-	queue_event(&ev);
+	set_state(fm, RDMA_MCM_STATE_JOINED, 0);
+	joined_event(fm, RDMA_MCM_EVENT_JOINED, 0);
 	return 0;
+}
+
+static int rejoin(uint32_t ctx_id, uint32_t handle, uint16_t mlid)
+{
+	struct fake_member *fm = fake_find(ctx_id, handle);
+	struct fake_ctx *c = fake_find_ctx(ctx_id);
+
+	if (!fm || !c || c->no_device ||
+	    fm->m.state != RDMA_MCM_STATE_WAITING)
+		return -1;
+	fm->m.rejoins++;
+	set_state(fm, RDMA_MCM_STATE_JOINED, 0);
+	joined_event(fm, RDMA_MCM_EVENT_REJOINED, mlid);
+	return 0;
+}
+
+int fake_rejoin(uint32_t ctx_id, uint32_t handle, uint16_t mlid)
+{
+	int ret;
+
+	fake_lock();
+	ret = rejoin(ctx_id, handle, mlid);
+	fake_unlock();
+	return ret;
 }
 
 int fake_complete(uint32_t ctx_id, uint32_t handle, int32_t status)
@@ -268,21 +372,12 @@ int fake_complete_all(void)
 
 static int lose(uint32_t ctx_id, uint32_t handle, int32_t status)
 {
-	struct rdma_mcm_event ev;
 	struct fake_member *fm;
 
 	fm = fake_find(ctx_id, handle);
 	if (!fm || fm->m.state != RDMA_MCM_STATE_JOINED)
 		return -1;
-	fm->m.state = RDMA_MCM_STATE_ERROR;
-	fm->m.status = status;
-	memset(&ev, 0, sizeof(ev));
-	ev.cookie = fm->m.cookie;
-	ev.event = RDMA_MCM_EVENT_ERROR;
-	ev.status = status;
-	ev.ctx_id = ctx_id;
-	ev.handle = handle;
-	queue_event(&ev);
+	fail(fm, status);
 	return 0;
 }
 
@@ -320,30 +415,120 @@ int fake_device_removed(uint32_t ctx_id)
 	return ret;
 }
 
+static int device_gone(uint32_t ctx_id)
+{
+	struct fake_ctx *c = fake_find_ctx(ctx_id);
+	int i;
+
+	if (!c || c->no_device)
+		return -1;
+	for (i = 0; i < FAKE_MAX_MEMBERS; i++) {
+		struct fake_member *fm = &fake.mem[i];
+
+		if (fm->used && fm->ctx_id == ctx_id &&
+		    (fm->m.state == RDMA_MCM_STATE_JOINING ||
+		     fm->m.state == RDMA_MCM_STATE_JOINED))
+			fail(fm, -ENODEV);
+	}
+	c->no_device = 1;
+	return device_removed(ctx_id);
+}
+
+int fake_device_gone(uint32_t ctx_id)
+{
+	int ret;
+
+	fake_lock();
+	ret = device_gone(ctx_id);
+	fake_unlock();
+	return ret;
+}
+
+static int device_back(uint32_t ctx_id, uint8_t port, int rejoin_all)
+{
+	struct fake_ctx *c = fake_find_ctx(ctx_id);
+	struct rdma_mcm_event ev;
+	int i;
+
+	if (!c || !c->no_device || !(c->flags & RDMA_MCM_CTX_HEAL))
+		return -1;
+	c->no_device = 0;
+	c->port = port;
+	memset(&ev, 0, sizeof(ev));
+	ev.event = RDMA_MCM_EVENT_DEVICE_ADDED;
+	ev.ctx_id = ctx_id;
+	ev.port_num = port;
+	queue_event(&ev);
+	for (i = 0; rejoin_all && i < FAKE_MAX_MEMBERS; i++)
+		if (fake.mem[i].used && fake.mem[i].ctx_id == ctx_id)
+			rejoin(ctx_id, fake.mem[i].m.handle, 0);
+	return 0;
+}
+
+int fake_device_back(uint32_t ctx_id, uint8_t port, int rejoin_all)
+{
+	int ret;
+
+	fake_lock();
+	ret = device_back(ctx_id, port, rejoin_all);
+	fake_unlock();
+	return ret;
+}
+
+int fake_route(void *priv, const struct sockaddr *dst,
+	       struct sockaddr_storage *src, uint32_t *ifindex)
+{
+	(void)priv;
+	fake_lock();
+	fake.nr_routes++;
+	if (fake.route_errno || dst->sa_family != fake.route_src.ss_family) {
+		fake_unlock();
+		return fake.route_errno ? -fake.route_errno : -ENETUNREACH;
+	}
+	*src = fake.route_src;
+	*ifindex = fake.route_ifindex;
+	fake_unlock();
+	return 0;
+}
+
 /* --- commands ------------------------------------------------------------ */
 
 static int do_create_ctx(struct rdma_mcm_create_ctx *c)
 {
+	const uint32_t known = fake.no_heal || fake.old_kernel ? 0 :
+			       RDMA_MCM_CTX_HEAL | RDMA_MCM_CTX_ROUTE;
 	const uint8_t *a4;
 	int i, ret;
 
-	if (c->flags || c->reserved)
+	if (c->flags & ~known || c->reserved)
 		return -EINVAL;
 	ret = check_addr(c->src, c->src_len);
 	if (ret)
 		return ret;
 	/* TEST-NET-3 (203.0.113.0/24) is on no netdev */
 	a4 = c->src + offsetof(struct sockaddr_in, sin_addr);
-	if (addr_family(c->src) == AF_INET && a4[0] == 203 && a4[1] == 0 &&
+	if (!(c->flags & RDMA_MCM_CTX_ROUTE) &&
+	    addr_family(c->src) == AF_INET && a4[0] == 203 && a4[1] == 0 &&
 	    a4[2] == 113)
 		return -EADDRNOTAVAIL;
+	/* a route: to a group, and the fake's table has one */
+	if (c->flags & RDMA_MCM_CTX_ROUTE &&
+	    (!is_multicast(c->src) || fake.route_errno))
+		return fake.route_errno ? -fake.route_errno : -EINVAL;
 	for (i = 0; i < FAKE_MAX_CTX; i++) {
 		if (fake.ctx[i].used)
 			continue;
+		memset(&fake.ctx[i], 0, sizeof(fake.ctx[i]));
 		fake.ctx[i].used = 1;
 		fake.ctx[i].id = ++fake.next_ctx;
 		fake.ctx[i].family = addr_family(c->src);
 		fake.ctx[i].next_handle = 1;
+		fake.ctx[i].flags = c->flags;
+		fake.ctx[i].port = 1;
+		if (c->flags & RDMA_MCM_CTX_ROUTE)
+			fake.ctx[i].src = fake.route_src;
+		else
+			memcpy(&fake.ctx[i].src, c->src, c->src_len);
 		c->ctx_id = fake.ctx[i].id;
 		return 0;
 	}
@@ -400,6 +585,8 @@ int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
 		return -ENOENT;
 	if (addr_family(addr) != c->family || !is_multicast(addr))
 		return -EINVAL;
+	if (c->no_device)
+		return -ENODEV;
 	if (find_addr(ctx_id, addr))
 		return -EADDRINUSE;
 	fm = new_member();
@@ -409,7 +596,7 @@ int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
 	fm->ctx_id = ctx_id;
 	fm->m.cookie = cookie;
 	fm->m.handle = c->next_handle++;
-	fm->m.state = RDMA_MCM_STATE_JOINING;
+	set_state(fm, RDMA_MCM_STATE_JOINING, 0);
 	fm->m.join_flags = flags;
 	fm->m.addr_len = addr_len;
 	memcpy(fm->m.addr, addr, addr_len);
@@ -420,10 +607,17 @@ int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
 		group_key(addr, key);
 		complete(ctx_id, fm->m.handle,
 			 memcmp(key, fake.fail_group, 16) ? 0 : fake.fail_status);
-		/* the device goes: ERROR, then the context's notice */
+		/* the device goes: ERROR or REJOINING, then its notice */
 		if (!memcmp(key, fake.remove_group, 16) &&
-		    !lose(ctx_id, fm->m.handle, -ENODEV))
-			device_removed(ctx_id);
+		    fm->m.state == RDMA_MCM_STATE_JOINED &&
+		    !device_gone(ctx_id) && fake.device_back)
+			device_back(ctx_id, 1, 1);
+		/* a port event: lost, then joined again (or not yet) */
+		if ((!memcmp(key, fake.rejoin_group, 16) ||
+		     !memcmp(key, fake.wait_group, 16)) &&
+		    !lose(ctx_id, fm->m.handle, -ENETRESET) &&
+		    !memcmp(key, fake.rejoin_group, 16))
+			rejoin(ctx_id, fm->m.handle, 0);
 	}
 	return 0;
 }
@@ -487,6 +681,44 @@ static int do_query(struct rdma_mcm_query *q)
 	return 0;
 }
 
+#ifdef RDMA_MCM_IOC_QUERY_CTX
+static int all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n--)
+		if (*b++)
+			return 0;
+	return 1;
+}
+
+/* Where the context is: its source, port and device, once it has one */
+static int do_query_ctx(struct rdma_mcm_query_ctx *q)
+{
+	struct fake_ctx *c;
+	size_t len;
+
+	if (q->flags || q->src_len || q->port_num || q->node_guid ||
+	    !all_zero(q->src, sizeof(q->src)) ||
+	    !all_zero(q->dev_name, sizeof(q->dev_name)) ||
+	    !all_zero(q->reserved, sizeof(q->reserved)))
+		return -EINVAL;
+	c = fake_find_ctx(q->ctx_id);
+	if (!c)
+		return -ENOENT;
+	q->flags = c->flags;
+	if (c->no_device)
+		return 0;
+	len = family_len(c->src.ss_family);
+	memcpy(q->src, &c->src, len);
+	q->src_len = (uint32_t)len;
+	q->port_num = c->port;
+	q->node_guid = fake.node_guid;
+	memcpy(q->dev_name, fake.dev_name, sizeof(fake.dev_name));
+	return 0;
+}
+#endif
+
 /* A command, its argument in the kernel's size; 0 or -errno */
 int fake_dispatch(unsigned long nr, void *arg)
 {
@@ -517,6 +749,12 @@ int fake_dispatch(unsigned long nr, void *arg)
 		if (fake.old_kernel)
 			return -ENOTTY;
 		return fake_do_set_events(arg);
+#ifdef RDMA_MCM_IOC_QUERY_CTX
+	case _IOC_NR(RDMA_MCM_IOC_QUERY_CTX):
+		if (fake.old_kernel || fake.no_heal || fake.no_query_ctx)
+			return -ENOTTY;
+		return do_query_ctx(arg);
+#endif
 	default:
 		return -ENOTTY;
 	}

@@ -8,15 +8,28 @@
  * an eventfd that polls readable while events are queued. Joins complete
  * when the test says so, or at once with auto_complete.
  *
- * It can play an older kernel (no SET_EVENTS: ENOTTY) or a newer one
- * whose events and member entries are longer, with non-zero tails. Every
- * entry point takes one lock, so that threads may share it.
+ * Healing contexts (RDMA_MCM_CTX_HEAL) as the header describes them: a
+ * transient error (-ENETRESET, -ETIMEDOUT, -ENOMEM) or the loss of the
+ * device makes a membership WAITING with a REJOINING event, the test
+ * joins it again (REJOINED), a device goes (REJOINING -ENODEV, then
+ * DEVICE_REMOVED) and comes back (DEVICE_ADDED, then REJOINED for every
+ * waiting membership); QUERY and LIST report rejoins, last_status and the
+ * time of the last change of state (CLOCK_BOOTTIME). A ROUTE context's
+ * address is a destination; the fake's routing table (route_src) gives
+ * the library its source.
+ *
+ * It can play the module before healing (no_heal: no context flags,
+ * 184-byte members, no new event types), an older one still (no
+ * SET_EVENTS: ENOTTY) or a newer one whose events and member entries are
+ * longer, with non-zero tails. Every entry point takes one lock, so that
+ * threads may share it.
  */
 #ifndef FAKE_DEV_H
 #define FAKE_DEV_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <rdma/rdma_mcm_abi.h>
 
@@ -45,6 +58,10 @@ struct fake_ctx {
 	uint32_t id;
 	uint16_t family;
 	uint32_t next_handle;
+	uint32_t flags;			/* RDMA_MCM_CTX_* */
+	int no_device;			/* its device went away */
+	uint8_t port;			/* its port (events' port_num) */
+	struct sockaddr_storage src;	/* its source (a ROUTE one: the route's) */
 };
 
 struct fake_dev {
@@ -61,13 +78,25 @@ struct fake_dev {
 
 	/* behaviour */
 	int auto_complete;		/* JOIN queues its event at once */
+	int auto_rejoin;		/* WAITING is joined again at once */
 	int32_t fail_status;		/* ... an ERROR with this status for */
 	uint8_t fail_group[16];		/* ... this group key (IPv4: 4 bytes) */
 	uint8_t remove_group[16];	/* joined, then its device goes away */
+	int device_back;		/* ... and comes back (healing) */
+	uint8_t rejoin_group[16];	/* joined, lost (-ENETRESET), rejoined */
+	uint8_t wait_group[16];		/* joined, lost (-ENETRESET), waits */
 	int version_errno;		/* VERSION fails with this errno */
 	uint32_t abi_version;		/* VERSION reports this */
-	int old_kernel;			/* no SET_EVENTS: ENOTTY */
+	int old_kernel;			/* no SET_EVENTS: ENOTTY (and no_heal) */
+	int no_heal;			/* the module before healing */
 	int new_kernel;			/* events, members FAKE_GROW longer */
+	int no_query_ctx;		/* a module without QUERY_CTX */
+	char dev_name[64];		/* QUERY_CTX: the contexts' device */
+	uint64_t node_guid;		/* ... its node GUID (network order) */
+	struct sockaddr_storage route_src; /* the route to any group */
+	uint32_t route_ifindex;		/* ... out of this netdev */
+	int route_errno;		/* ... or no route: this errno */
+	unsigned int nr_routes;		/* route lookups */
 
 	/* what the library did */
 	unsigned int nr_ioctls;
@@ -84,6 +113,14 @@ extern struct fake_dev fake;
 
 /* Reset the fake and make the library open it instead of the device. */
 void fake_install(void);
+/* Reset the fake only (fake_preload.c: a program's libc calls reach it) */
+void fake_reset(void);
+
+/* The fake's file, as the library's struct rdma_mcm_io calls it */
+int fake_file_open(void);
+int fake_file_ioctl(int fd, unsigned long req, void *arg);
+ssize_t fake_file_read(int fd, void *buf, size_t len);
+void fake_file_close(int fd);
 
 /* Complete a join: JOINED if @status is 0, else ERROR with @status. */
 int fake_complete(uint32_t ctx_id, uint32_t handle, int32_t status);
@@ -96,6 +133,27 @@ int fake_lose(uint32_t ctx_id, uint32_t handle, int32_t status);
 
 /* The context's device goes away: DEVICE_REMOVED, for files that asked. */
 int fake_device_removed(uint32_t ctx_id);
+
+/*
+ * The context's device goes, as the module plays it: a healing context's
+ * joining and joined memberships are WAITING (REJOINING -ENODEV), a
+ * plain context's in ERROR (-ENODEV); then DEVICE_REMOVED. Joins in the
+ * context fail with ENODEV until it is back.
+ */
+int fake_device_gone(uint32_t ctx_id);
+
+/*
+ * A healing context has a device again: DEVICE_ADDED (port @port), then,
+ * with @rejoin, REJOINED for each waiting membership. Returns -1 for a
+ * context that has no healing flag or still has its device.
+ */
+int fake_device_back(uint32_t ctx_id, uint8_t port, int rejoin);
+
+/* A waiting membership is joined again: REJOINED, with MLID @mlid */
+int fake_rejoin(uint32_t ctx_id, uint32_t handle, uint16_t mlid);
+
+/* Whether a status is one a healing context recovers from */
+int fake_transient(int32_t status);
 
 /* The kernel's size of an event and of a member entry, as set up */
 size_t fake_event_size(void);
@@ -123,5 +181,12 @@ struct fake_member *fake_find(uint32_t ctx_id, uint32_t handle);
 
 /* The MGID the fake gives a group (RoCE style: IPv4-mapped for IPv4) */
 void fake_mgid(const uint8_t *addr, uint8_t mgid[16]);
+
+/* CLOCK_BOOTTIME in ns, as state_time_ns */
+uint64_t fake_boottime_ns(void);
+
+/* The fake's routing table, for the library (struct rdma_mcm_io.route) */
+int fake_route(void *priv, const struct sockaddr *dst,
+	       struct sockaddr_storage *src, uint32_t *ifindex);
 
 #endif /* FAKE_DEV_H */

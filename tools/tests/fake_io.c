@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The fake /dev/rdma_mcm's file: open, ioctl, read, close, as the library
- * calls them through struct rdma_mcm_io, with the kernel's rules for the
- * size of an ioctl argument (see fake_dev.h). One lock around each.
+ * The fake /dev/rdma_mcm's file: open, ioctl, read, close, with the
+ * kernel's rules for the size of an ioctl argument (see fake_dev.h). One
+ * lock around each. fake_hook.c makes the library call them (struct
+ * rdma_mcm_io); fake_preload.c makes a program's libc calls reach them.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "fake_dev.h"
-#include "rdma_mcm_priv.h"
 
 /* Room for any command's argument, in the kernel's size */
 #define FAKE_ARG_MAX	512
@@ -36,6 +38,9 @@ static int arg_sizes(unsigned long nr, size_t *ver0, size_t *ksize)
 		[_IOC_NR(RDMA_MCM_IOC_BATCH_JOIN)] = RDMA_MCM_BATCH_SIZE_VER0,
 		[_IOC_NR(RDMA_MCM_IOC_BATCH_LEAVE)] = RDMA_MCM_BATCH_SIZE_VER0,
 		[_IOC_NR(RDMA_MCM_IOC_SET_EVENTS)] = RDMA_MCM_SET_EVENTS_SIZE_VER0,
+#ifdef RDMA_MCM_IOC_QUERY_CTX
+		[_IOC_NR(RDMA_MCM_IOC_QUERY_CTX)] = RDMA_MCM_QUERY_CTX_SIZE_VER0,
+#endif
 	};
 	static const size_t ks[] = {
 		[_IOC_NR(RDMA_MCM_IOC_VERSION)] = sizeof(struct rdma_mcm_version),
@@ -48,15 +53,19 @@ static int arg_sizes(unsigned long nr, size_t *ver0, size_t *ksize)
 		[_IOC_NR(RDMA_MCM_IOC_BATCH_JOIN)] = sizeof(struct rdma_mcm_batch),
 		[_IOC_NR(RDMA_MCM_IOC_BATCH_LEAVE)] = sizeof(struct rdma_mcm_batch),
 		[_IOC_NR(RDMA_MCM_IOC_SET_EVENTS)] = sizeof(struct rdma_mcm_set_events),
+#ifdef RDMA_MCM_IOC_QUERY_CTX
+		[_IOC_NR(RDMA_MCM_IOC_QUERY_CTX)] = sizeof(struct rdma_mcm_query_ctx),
+#endif
 	};
 
 	if (nr >= sizeof(v0) / sizeof(v0[0]))
 		return -ENOTTY;
 	*ver0 = v0[nr];
 	*ksize = ks[nr];
-	/* a newer kernel's member is longer, and so is QUERY */
+	/* a newer kernel's member is longer, an older one's shorter: QUERY */
 	if (nr == _IOC_NR(RDMA_MCM_IOC_QUERY))
-		*ksize += fake_member_size() - sizeof(struct rdma_mcm_member);
+		*ksize = *ksize - sizeof(struct rdma_mcm_member) +
+			 fake_member_size();
 	return 0;
 }
 
@@ -94,11 +103,10 @@ static int do_ioctl(unsigned long req, void *uarg)
 	return ret;
 }
 
-static int fake_open(void *priv)
+int fake_file_open(void)
 {
 	int fd;
 
-	(void)priv;
 	fake_lock();
 	if (fake.efd >= 0) {
 		fake_unlock();
@@ -116,11 +124,10 @@ static int fake_open(void *priv)
 	return fd;
 }
 
-static int fake_ioctl(void *priv, int fd, unsigned long req, void *arg)
+int fake_file_ioctl(int fd, unsigned long req, void *arg)
 {
 	int ret;
 
-	(void)priv;
 	fake_lock();
 	if (fd != fake.efd) {
 		fake_unlock();
@@ -132,11 +139,10 @@ static int fake_ioctl(void *priv, int fd, unsigned long req, void *arg)
 	return ret ? fail(-ret) : 0;
 }
 
-static ssize_t fake_read(void *priv, int fd, void *buf, size_t len)
+ssize_t fake_file_read(int fd, void *buf, size_t len)
 {
 	ssize_t n;
 
-	(void)priv;
 	fake_lock();
 	if (fd != fake.efd) {
 		fake_unlock();
@@ -147,35 +153,37 @@ static ssize_t fake_read(void *priv, int fd, void *buf, size_t len)
 	return n < 0 ? fail((int)-n) : n;
 }
 
-static void fake_close(void *priv, int fd)
+void fake_file_close(int fd)
 {
-	(void)priv;
 	fake_lock();
 	if (fd != fake.efd)
 		abort();
 	fake_close_file();
-	close(fake.efd);
+	/* no longer the fake's when closed (fake_preload.c's close()) */
 	fake.efd = -1;
+	close(fd);
 	fake_unlock();
 }
 
-static const struct rdma_mcm_io fake_io = {
-	.open = fake_open,
-	.ioctl = fake_ioctl,
-	.read = fake_read,
-	.close = fake_close,
-};
-
-void fake_install(void)
+void fake_reset(void)
 {
+	struct sockaddr_in *sin;
+	int fd;
+
 	fake_lock();
-	if (fake.efd >= 0)
-		close(fake.efd);
+	fd = fake.efd;
 	memset(&fake, 0, sizeof(fake));
 	fake.efd = -1;
+	if (fd >= 0)
+		close(fd);
 	fake.max_members = FAKE_MAX_MEMBERS;
 	fake.abi_version = RDMA_MCM_ABI_VERSION;
-	rdma_mcm_io = &fake_io;
-	rdma_mcm_io_priv = NULL;
+	/* the route to any IPv4 group leaves from 10.0.0.1 on ifindex 2 */
+	sin = (struct sockaddr_in *)&fake.route_src;
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(0x0a000001);
+	fake.route_ifindex = 2;
+	/* the contexts' device, as QUERY_CTX names it */
+	strcpy(fake.dev_name, "fake0");
 	fake_unlock();
 }

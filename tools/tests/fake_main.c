@@ -1,28 +1,129 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * rdma-mcm-fake: the rdma-mcm CLI linked with the fake device, for the
- * CLI tests (tests/cli-test). Joins complete at once, unless
- * FAKE_NO_COMPLETE is set; FAKE_FAIL_GROUP=IPv4 makes that group's join
- * fail with -FAKE_FAIL_ERRNO (default ETIMEDOUT); FAKE_REMOVE_GROUP=IPv4
- * makes that group joined, then lost with -ENODEV as its device goes away
- * (ERROR, then DEVICE_REMOVED for the context).
+ * rdma-mcm-fake: the rdma-mcm CLI linked with the fake device and the
+ * fake libibverbs, for the CLI tests (tests/cli-test). Joins complete at
+ * once, unless FAKE_NO_COMPLETE is set. Other knobs, IPv4 groups:
+ *
+ *   FAKE_FAIL_GROUP, FAKE_FAIL_ERRNO  that group's join fails with
+ *                       -FAKE_FAIL_ERRNO (default ETIMEDOUT)
+ *   FAKE_REMOVE_GROUP   that group joined, then its device goes away
+ *                       (ERROR or REJOINING -ENODEV, then DEVICE_REMOVED);
+ *                       with FAKE_DEVICE_BACK it comes back at once
+ *                       (DEVICE_ADDED, REJOINED)
+ *   FAKE_REJOIN_GROUP   joined, lost to -ENETRESET, joined again
+ *   FAKE_WAIT_GROUP     joined, lost to -ENETRESET, waiting
+ *   FAKE_NO_HEAL        the module before healing (no context flags,
+ *                       184-byte members)
+ *   FAKE_ROUTE_ERRNO    no route to any group: this errno
+ *   FAKE_VERBS          an RDMA device, fake0: one RoCE port with
+ *                       10.0.0.1 (ifindex 2), where datagrams flow
+ *   FAKE_CYCLE_AT=N     after N datagrams (received or sent) fake0 is
+ *                       removed, and it comes back once every verbs
+ *                       object on it is released
+ *   FAKE_REJOIN_AT=N    after N datagrams the membership is lost
+ *                       (-ENETRESET) and joined again
+ *
+ * At exit, with FAKE_VERBS, a verbs object left, a rule of verbs broken
+ * or a QP destroyed while attached is reported on stderr.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "fake_dev.h"
+#include "fake_verbs.h"
+
+static unsigned long cycle_at, rejoin_at;
+
+static void group_env(const char *name, uint8_t key[16])
+{
+	const char *v = getenv(name);
+
+	if (v && inet_pton(AF_INET, v, key) != 1)
+		abort();
+}
+
+/* The datagram count reached a knob's: the device goes, or the group */
+static void on_datagram(void)
+{
+	unsigned long n = fv.delivered + fv.sent;
+	int i;
+
+	if (cycle_at && n == cycle_at) {
+		fv_remove(&fv.dev[0]);
+		for (i = 0; i < FAKE_MAX_CTX; i++)
+			if (fake.ctx[i].used)
+				fake_device_gone(fake.ctx[i].id);
+	}
+	if (rejoin_at && n == rejoin_at) {
+		for (i = 0; i < FAKE_MAX_MEMBERS; i++) {
+			struct fake_member *fm = &fake.mem[i];
+
+			if (fm->used && !fake_lose(fm->ctx_id, fm->m.handle,
+						   -ENETRESET))
+				fake_rejoin(fm->ctx_id, fm->m.handle, 0);
+		}
+	}
+}
+
+/* Its users let go: the device is registered again (rdma link add) */
+static void on_released(struct fv_dev *d)
+{
+	int i;
+
+	fv_restore(d);
+	for (i = 0; i < FAKE_MAX_CTX; i++)
+		if (fake.ctx[i].used && fake.ctx[i].no_device)
+			fake_device_back(fake.ctx[i].id, 1, 1);
+}
+
+static void verbs_setup(void)
+{
+	struct fv_dev *d;
+
+	fv_reset();
+	d = fv_add_dev("fake0");
+	fv_add_port(d, IBV_LINK_LAYER_ETHERNET);
+	fv_add_gid(d, 1, "fe80::fc:ff:fe00:1", IBV_GID_TYPE_ROCE_V1, 2);
+	fv_add_gid(d, 1, "fe80::fc:ff:fe00:1", IBV_GID_TYPE_ROCE_V2, 2);
+	fv_add_gid(d, 1, "::ffff:10.0.0.1", IBV_GID_TYPE_ROCE_V1, 2);
+	fv_add_gid(d, 1, "::ffff:10.0.0.1", IBV_GID_TYPE_ROCE_V2, 2);
+	fv.on_datagram = on_datagram;
+	fv.on_released = on_released;
+	cycle_at = strtoul(getenv("FAKE_CYCLE_AT") ? : "0", NULL, 10);
+	rejoin_at = strtoul(getenv("FAKE_REJOIN_AT") ? : "0", NULL, 10);
+}
 
 __attribute__((constructor)) static void fake_setup(void)
 {
 	const char *fail = getenv("FAKE_FAIL_GROUP");
 	const char *err = getenv("FAKE_FAIL_ERRNO");
-	const char *remove = getenv("FAKE_REMOVE_GROUP");
+	const char *route = getenv("FAKE_ROUTE_ERRNO");
 
 	fake_install();
 	fake.auto_complete = !getenv("FAKE_NO_COMPLETE");
 	if (fail && inet_pton(AF_INET, fail, fake.fail_group) == 1)
 		fake.fail_status = -(err ? atoi(err) : ETIMEDOUT);
-	if (remove && inet_pton(AF_INET, remove, fake.remove_group) != 1)
-		abort();
+	group_env("FAKE_REMOVE_GROUP", fake.remove_group);
+	group_env("FAKE_REJOIN_GROUP", fake.rejoin_group);
+	group_env("FAKE_WAIT_GROUP", fake.wait_group);
+	fake.device_back = !!getenv("FAKE_DEVICE_BACK");
+	fake.no_heal = !!getenv("FAKE_NO_HEAL");
+	fake.route_errno = route ? atoi(route) : 0;
+	if (getenv("FAKE_VERBS"))
+		verbs_setup();
+}
+
+__attribute__((destructor)) static void fake_check(void)
+{
+	const struct fv_dev *d = &fv.dev[0];
+
+	if (!d->used)
+		return;
+	if (d->objects || d->contexts || fv.violations ||
+	    fv.destroyed_attached)
+		fprintf(stderr, "fake verbs: %d objects and %d contexts left, %d rules broken, %d QPs destroyed attached\n",
+			d->objects, d->contexts, fv.violations,
+			fv.destroyed_attached);
 }

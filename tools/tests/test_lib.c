@@ -112,14 +112,14 @@ static void test_strings(void)
 	CHECK(!strcmp(rdma_mcm_state_str(RDMA_MCM_STATE_JOINING), "joining"));
 	CHECK(!strcmp(rdma_mcm_state_str(RDMA_MCM_STATE_JOINED), "joined"));
 	CHECK(!strcmp(rdma_mcm_state_str(RDMA_MCM_STATE_ERROR), "error"));
-	CHECK(!strcmp(rdma_mcm_state_str(3), "unknown"));
+	CHECK(!strcmp(rdma_mcm_state_str(5), "unknown"));
 	CHECK(!strcmp(rdma_mcm_state_str(UINT32_MAX), "unknown"));
 	CHECK(!strcmp(rdma_mcm_event_str(RDMA_MCM_EVENT_JOINED), "joined"));
 	CHECK(!strcmp(rdma_mcm_event_str(RDMA_MCM_EVENT_ERROR), "error"));
 	CHECK(!strcmp(rdma_mcm_event_str(RDMA_MCM_EVENT_DEVICE_REMOVED),
 		      "device-removed"));
 	CHECK(!strcmp(rdma_mcm_event_str(0), "unknown"));
-	CHECK(!strcmp(rdma_mcm_event_str(4), "unknown"));
+	CHECK(!strcmp(rdma_mcm_event_str(64), "unknown"));
 }
 
 static void test_addr_lengths(void)
@@ -785,6 +785,7 @@ int main(void)
 	h_run("membership table", test_table);
 	h_run("event queue and owners", test_queue);
 	abi_tests();
+	heal_tests();
 	wait_tests();
 #ifndef MCM_TEST_NO_VERBS
 	verbs_tests();

@@ -31,8 +31,9 @@ int64_t now_ms(void);
 /* An ABI address buffer holding @text */
 void entry_addr(uint8_t *dst, const char *text);
 
-/* Suites: test_abi.c, test_wait.c, test_verbs.c */
+/* Suites: test_abi.c, test_heal.c, test_wait.c, test_verbs.c */
 void abi_tests(void);
+void heal_tests(void);
 void wait_tests(void);
 void verbs_tests(void);
 

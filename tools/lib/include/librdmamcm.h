@@ -21,8 +21,13 @@
  * The structs of the kernel ABI (struct rdma_mcm_event, _member,
  * _join_entry, _leave_entry) are used as they are: see
  * <rdma/rdma_mcm_abi.h> and the man pages, librdmamcm(7). The functions
- * never read or write more of them than their size in LIBRDMAMCM_1.0
- * (72, 184, 152 and 152 bytes).
+ * never read or write more of them than their size in the symbol version
+ * a program was linked against: 72, 152 and 152 bytes for events and
+ * batch entries; struct rdma_mcm_member is 184 bytes for a program linked
+ * before LIBRDMAMCM_1.3 (rdma_mcm_query@LIBRDMAMCM_1.0, rdma_mcm_list@...)
+ * and 200 bytes since (rejoins, last_status, state_time_ns). Objects
+ * compiled against an older header are compiled again before they are
+ * linked against this library.
  */
 #ifndef LIBRDMAMCM_H
 #define LIBRDMAMCM_H
@@ -35,6 +40,7 @@
 extern "C" {
 #endif
 
+struct ibv_context;
 struct ibv_qp;
 struct ibv_pd;
 struct ibv_ah;
@@ -52,6 +58,14 @@ int rdma_mcm_abi_version(struct rdma_mcm_channel *ch);
 /* Contexts: one per local source address. */
 int rdma_mcm_create_ctx(struct rdma_mcm_channel *ch,
 			const struct sockaddr *src, uint32_t *ctx_id);
+/*
+ * 1.3: flags RDMA_MCM_CTX_HEAL (memberships are joined again after a
+ * transient error or the loss of the device) and RDMA_MCM_CTX_ROUTE
+ * (@addr is a destination, a group: the route to it gives the source)
+ */
+int rdma_mcm_create_ctx_ex(struct rdma_mcm_channel *ch,
+			   const struct sockaddr *addr, uint32_t flags,
+			   uint32_t *ctx_id);
 int rdma_mcm_destroy_ctx(struct rdma_mcm_channel *ch, uint32_t ctx_id);
 
 /* Joins. */
@@ -84,7 +98,7 @@ int rdma_mcm_leave_ex(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 int rdma_mcm_leave_batch(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			 struct rdma_mcm_leave_entry *entries, unsigned int n);
 
-/* Membership state. */
+/* Membership state (1.3: the 200-byte struct; 1.0: its first 184 bytes). */
 int rdma_mcm_query(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 		   uint32_t handle, struct rdma_mcm_member *out);
 int rdma_mcm_list(struct rdma_mcm_channel *ch, uint32_t ctx_id, uint32_t start,
@@ -104,6 +118,19 @@ struct ibv_ah *rdma_mcm_create_ah_ex(struct rdma_mcm_channel *ch,
 				     const struct rdma_mcm_event *joined);
 int rdma_mcm_init_ah_attr(const struct rdma_mcm_event *joined,
 			  uint8_t sgid_index, struct ibv_ah_attr *attr);
+/*
+ * 1.3: detach a QP (NULL: every QP) the library attached, from membership
+ * @handle (0: every membership of the context), without leaving: before
+ * the QP is destroyed
+ */
+int rdma_mcm_detach_qp(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+		       uint32_t handle, struct ibv_qp *qp);
+/* 1.3: attach again the QPs the library detached at REJOINING */
+int rdma_mcm_reattach_qp(struct rdma_mcm_channel *ch,
+			 const struct rdma_mcm_event *rejoined);
+/* 1.3: open the RDMA device of a context's source address */
+struct ibv_context *rdma_mcm_open_device(struct rdma_mcm_channel *ch,
+					 uint32_t ctx_id);
 
 /* Helpers. */
 int rdma_mcm_parse_addr(const char *text, struct sockaddr_storage *out);

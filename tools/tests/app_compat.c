@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * An application of librdmamcm, built twice (Makefile):
+ *
+ *   app-1.2  against the headers of librdmamcm 1.2 (tests/abi-1.2: a
+ *            184-byte struct rdma_mcm_member) and linked against a stub
+ *            with 1.2's symbol versions, as a program built then was: it
+ *            calls rdma_mcm_query@LIBRDMAMCM_1.0 and rdma_mcm_list@...
+ *   app-1.3  against today's headers and library (200 bytes, the
+ *            LIBRDMAMCM_1.3 versions)
+ *
+ * Both run against today's librdmamcm.so and the fake device
+ * (fake_preload.so), playing today's module, a newer one and the one
+ * before healing (run-checks). The library must write each struct of the
+ * application at the size the application was built with, never past it
+ * (a canary follows each), deliver only the event types it asked for,
+ * and do what 1.2 did.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <librdmamcm.h>
+
+#include "harness.h"
+
+#define CANARY		0x5a
+#define SA(ss)		((const struct sockaddr *)&(ss))
+
+/* Built against the headers before healing (no RDMA_MCM_CTX_HEAL)? */
+#ifdef RDMA_MCM_CTX_HEAL
+#define MEMBER_SIZE	200
+#else
+#define MEMBER_SIZE	184
+#endif
+
+_Static_assert(sizeof(struct rdma_mcm_member) == MEMBER_SIZE,
+	       "the headers this program is built against");
+
+struct padded_members {
+	struct rdma_mcm_member m[2];
+	uint8_t canary[64];
+};
+
+struct padded_event {
+	struct rdma_mcm_event ev;
+	uint8_t canary[64];
+};
+
+static int intact(const uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++ != CANARY)
+			return 0;
+	return 1;
+}
+
+static struct sockaddr_storage addr(const char *text)
+{
+	struct sockaddr_storage ss;
+
+	if (rdma_mcm_parse_addr(text, &ss))
+		abort();
+	return ss;
+}
+
+static struct rdma_mcm_channel *ch;
+static uint32_t ctx;
+
+static void test_join_and_events(void)
+{
+	struct sockaddr_storage g1 = addr("239.1.1.1"), g2 = addr("239.1.1.2");
+	struct padded_event pe;
+	uint32_t h2 = 0;
+
+	memset(&pe, CANARY, sizeof(pe));
+	CHECK(rdma_mcm_join_sync(ch, ctx, SA(g1), RDMA_MCM_JOIN_FULLMEMBER, 1,
+				 1000, &pe.ev) == 0);
+	CHECK(pe.ev.event == RDMA_MCM_EVENT_JOINED && pe.ev.cookie == 1);
+	CHECK(pe.ev.handle == 1 && pe.ev.qkey == 0x01234567u);
+	CHECK(intact(pe.canary, sizeof(pe.canary)));
+	CHECK(rdma_mcm_join(ch, ctx, SA(g2), RDMA_MCM_JOIN_FULLMEMBER, 2,
+			    &h2) == 0);
+	memset(&pe, CANARY, sizeof(pe));
+	CHECK(rdma_mcm_wait_event(ch, &pe.ev, 1000) == 0);
+	CHECK(pe.ev.event == RDMA_MCM_EVENT_JOINED && pe.ev.handle == h2);
+	CHECK(intact(pe.canary, sizeof(pe.canary)));
+}
+
+/* Query and list: the application's size, and no byte past it */
+static void test_query_list(void)
+{
+	struct padded_members pm;
+	uint32_t next = 99;
+
+	memset(&pm, CANARY, sizeof(pm));
+	CHECK(rdma_mcm_query(ch, ctx, 1, &pm.m[0]) == 0);
+	CHECK(pm.m[0].handle == 1 && pm.m[0].cookie == 1);
+	CHECK(pm.m[0].state == RDMA_MCM_STATE_JOINED);
+	CHECK(pm.m[0].events_reported == 1);
+	CHECK(intact((uint8_t *)&pm.m[1], sizeof(pm) - sizeof(pm.m[0])));
+#ifdef RDMA_MCM_CTX_HEAL
+	/* the 1.3 fields: written (zeros on the module before healing) */
+	CHECK(pm.m[0].rejoins == 0 && pm.m[0].last_status == 0);
+	CHECK(getenv("FAKE_NO_HEAL") ? pm.m[0].state_time_ns == 0 :
+	      pm.m[0].state_time_ns != 0);
+#endif
+	memset(&pm, CANARY, sizeof(pm));
+	CHECK(rdma_mcm_list(ch, ctx, 0, pm.m, 2, &next) == 2);
+	CHECK(pm.m[0].handle == 1 && pm.m[1].handle == 2 && next == 0);
+	CHECK(pm.m[1].cookie == 2 && pm.m[1].state == RDMA_MCM_STATE_JOINED);
+	CHECK(intact(pm.canary, sizeof(pm.canary)));
+}
+
+/* A failed join: its status as errno; the membership is left */
+static void test_join_error(void)
+{
+	struct sockaddr_storage g = addr("239.9.9.9");
+	struct padded_event pe;
+
+	memset(&pe, CANARY, sizeof(pe));
+	CHECK_ERRNO(rdma_mcm_join_sync(ch, ctx, SA(g), 0, 9, 1000, &pe.ev),
+		    ETIMEDOUT);
+	CHECK(pe.ev.event == RDMA_MCM_EVENT_ERROR);
+	CHECK(pe.ev.status == -ETIMEDOUT);
+	CHECK(intact(pe.canary, sizeof(pe.canary)));
+}
+
+static void test_batches(void)
+{
+	struct rdma_mcm_join_entry je[2];
+	struct rdma_mcm_leave_entry le[2];
+	struct sockaddr_storage g;
+	int i;
+
+	memset(je, 0, sizeof(je));
+	for (i = 0; i < 2; i++) {
+		g = addr(i ? "239.2.2.2" : "239.2.2.1");
+		memcpy(je[i].addr, &g, sizeof(struct sockaddr_in));
+		je[i].cookie = 10 + (uint64_t)i;
+	}
+	CHECK(rdma_mcm_join_batch(ch, ctx, je, 2) == 2);
+	CHECK(je[0].result == 0 && je[1].result == 0);
+	memset(le, 0, sizeof(le));
+	le[0].handle = je[0].handle;
+	le[1].handle = je[1].handle;
+	CHECK(rdma_mcm_leave_batch(ch, ctx, le, 2) == 2);
+	CHECK(le[0].result == 0 && le[1].result == 0);
+}
+
+/*
+ * The device goes: JOINED, ERROR -ENODEV for each of the three joined
+ * memberships, DEVICE_REMOVED (asked for, 1.1), and nothing of a type
+ * this program did not ask for.
+ */
+static void test_device_removed(void)
+{
+	struct sockaddr_storage g = addr("239.9.9.8");
+	struct rdma_mcm_event ev;
+	uint32_t h, events = 0;
+	int n = 0;
+
+	CHECK(rdma_mcm_join(ch, ctx, SA(g), 0, 8, &h) == 0);
+	while (!rdma_mcm_wait_event(ch, &ev, 100)) {
+		CHECK(ev.event <= RDMA_MCM_EVENT_DEVICE_REMOVED);
+		n++;
+	}
+	CHECK(errno == ETIMEDOUT);
+	CHECK(n == 5);
+	CHECK(ev.event == RDMA_MCM_EVENT_DEVICE_REMOVED);
+	CHECK(ev.status == -ENODEV && ev.ctx_id == ctx);
+	CHECK(rdma_mcm_leave_ex(ch, ctx, h, NULL, &events) == 0);
+	CHECK(events == 2);
+}
+
+int main(void)
+{
+	struct sockaddr_storage src = addr("10.0.0.1");
+	uint64_t got = 0;
+
+	ch = rdma_mcm_open_channel(O_NONBLOCK);
+	if (!ch) {
+		CHECK(ch);
+		return h_finish();
+	}
+	CHECK(rdma_mcm_abi_version(ch) == 1);
+	CHECK(rdma_mcm_set_event_mask(ch, RDMA_MCM_EVENTS_DEFAULT |
+				      RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED),
+				      &got) == 0);
+	CHECK(rdma_mcm_create_ctx(ch, SA(src), &ctx) == 0);
+	h_run("join, join_sync, events of the application's size",
+	      test_join_and_events);
+	h_run("query and list: the application's struct, no byte past it",
+	      test_query_list);
+	h_run("a failed join_sync: errno", test_join_error);
+	h_run("batch join and leave", test_batches);
+	h_run("device removed: only the types asked for", test_device_removed);
+	rdma_mcm_close_channel(ch);
+	return h_finish();
+}

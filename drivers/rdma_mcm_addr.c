@@ -53,6 +53,28 @@ int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
 }
 
 /**
+ * rdma_mcm_addr_clear_port() - an address without its port
+ * @sa: the address (AF_INET, AF_INET6 or AF_IB; others are left alone)
+ *
+ * For AF_IB, the service id is the port.
+ */
+void rdma_mcm_addr_clear_port(struct sockaddr *sa)
+{
+	switch (sa->sa_family) {
+	case AF_INET:
+		((struct sockaddr_in *)sa)->sin_port = 0;
+		break;
+	case AF_INET6:
+		((struct sockaddr_in6 *)sa)->sin6_port = 0;
+		break;
+	case AF_IB:
+		((struct sockaddr_ib *)sa)->sib_sid = 0;
+		((struct sockaddr_ib *)sa)->sib_sid_mask = 0;
+		break;
+	}
+}
+
+/**
  * rdma_mcm_src_parse() - check a source address and copy it without its port
  * @sa: the address
  * @len: its length in bytes
@@ -72,19 +94,7 @@ int rdma_mcm_src_parse(const struct sockaddr *sa, size_t len,
 
 	if (ret)
 		return ret;
-	switch (out->sa.sa_family) {
-	case AF_INET:
-		out->in.sin_port = 0;
-		break;
-	case AF_INET6:
-		out->in6.sin6_port = 0;
-		break;
-	case AF_IB:
-		/* the service id is AF_IB's port */
-		out->ib.sib_sid = 0;
-		out->ib.sib_sid_mask = 0;
-		break;
-	}
+	rdma_mcm_addr_clear_port(&out->sa);
 	return 0;
 }
 

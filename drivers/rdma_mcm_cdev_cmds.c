@@ -170,6 +170,36 @@ static int rdma_mcm_cmd_destroy_ctx(struct rdma_mcm_ufile *file,
 	return 0;
 }
 
+static int rdma_mcm_cmd_query_ctx(struct rdma_mcm_ufile *file,
+				  struct rdma_mcm_query_ctx *arg)
+{
+	struct rdma_mcm_uctx *uctx;
+	struct rdma_mcm_ctx_info info;
+	size_t len;
+
+	if (arg->flags || arg->src_len || arg->port_num || arg->node_guid ||
+	    memchr_inv(arg->src, 0, sizeof(arg->src)) ||
+	    memchr_inv(arg->dev_name, 0, sizeof(arg->dev_name)) ||
+	    memchr_inv(arg->reserved, 0, sizeof(arg->reserved)))
+		return -EINVAL;
+	uctx = rdma_mcm_get_uctx(file, arg->ctx_id);
+	if (!uctx)
+		return -ENOENT;
+	rdma_mcm_ctx_query(uctx->ctx, &info);
+	arg->flags = (info.flags & RDMA_MCM_OPEN_HEAL ? RDMA_MCM_CTX_HEAL : 0) |
+		     (info.flags & RDMA_MCM_OPEN_ROUTE ? RDMA_MCM_CTX_ROUTE : 0);
+	len = info.src.ss_family == AF_UNSPEC ? 0 :
+	      rdma_mcm_sockaddr_len((struct sockaddr *)&info.src);
+	len = min(len, sizeof(arg->src));
+	memcpy(arg->src, &info.src, len);
+	arg->src_len = len;
+	arg->port_num = info.port_num;
+	arg->node_guid = (__force u64)info.node_guid;
+	BUILD_BUG_ON(sizeof(arg->dev_name) < sizeof(info.dev_name));
+	strscpy(arg->dev_name, info.dev_name, sizeof(arg->dev_name));
+	return 0;
+}
+
 /* ------------------------------------------------------------ memberships */
 
 static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
@@ -598,6 +628,7 @@ union rdma_mcm_ioctl_arg {
 	struct rdma_mcm_list list;
 	struct rdma_mcm_batch batch;
 	struct rdma_mcm_set_events set_events;
+	struct rdma_mcm_query_ctx query_ctx;
 };
 
 /**
@@ -654,6 +685,9 @@ static const struct rdma_mcm_ioctl_desc rdma_mcm_ioctls[] = {
 		       RDMA_MCM_BATCH_SIZE_VER0, rdma_mcm_cmd_batch_leave, true),
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_SET_EVENTS, struct rdma_mcm_set_events,
 		       RDMA_MCM_SET_EVENTS_SIZE_VER0, rdma_mcm_cmd_set_events,
+		       false),
+	RDMA_MCM_IOCTL(RDMA_MCM_IOC_QUERY_CTX, struct rdma_mcm_query_ctx,
+		       RDMA_MCM_QUERY_CTX_SIZE_VER0, rdma_mcm_cmd_query_ctx,
 		       false),
 };
 
@@ -739,6 +773,9 @@ void rdma_mcm_abi_layout_check(void)
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_batch) != 24);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_event) != 72);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_set_events) != 16);
+	BUILD_BUG_ON(sizeof(struct rdma_mcm_query_ctx) != 224);
+	BUILD_BUG_ON(RDMA_MCM_QUERY_CTX_SIZE_VER0 != 224);
+	BUILD_BUG_ON(offsetof(struct rdma_mcm_query_ctx, node_guid) != 144);
 	BUILD_BUG_ON(RDMA_MCM_EVENT_SIZE_VER0 != 72);
 	BUILD_BUG_ON(RDMA_MCM_MEMBER_SIZE_VER0 != 184);
 	BUILD_BUG_ON(RDMA_MCM_QUERY_SIZE_VER0 != 192);

@@ -467,6 +467,37 @@ struct ib_device *rdma_mcm_device(struct rdma_mcm_ctx *ctx, u32 *port_num)
 EXPORT_SYMBOL_GPL(rdma_mcm_device);
 
 /**
+ * rdma_mcm_ctx_query() - where a context is: its device, port and source
+ * @ctx: the context
+ * @info: filled in; without a device, only its flags
+ *
+ * The source is the address its rdma_cm ids are bound to, port 0: the
+ * opener's, or the route's for a %RDMA_MCM_OPEN_ROUTE context.
+ *
+ * Context: process context; may sleep.
+ */
+void rdma_mcm_ctx_query(struct rdma_mcm_ctx *ctx, struct rdma_mcm_ctx_info *info)
+{
+	struct rdma_mcm_slot *slot;
+
+	memset(info, 0, sizeof(*info));
+	mutex_lock(&ctx->mutex);
+	info->flags = ctx->flags;
+	slot = list_first_entry_or_null(&ctx->slots, struct rdma_mcm_slot,
+					node);
+	if (ctx->device && !ctx->device_lost && slot) {
+		info->port_num = ctx->port_num;
+		info->node_guid = ctx->device->node_guid;
+		strscpy(info->dev_name, dev_name(&ctx->device->dev),
+			sizeof(info->dev_name));
+		memcpy(&info->src, &slot->id->route.addr.src_addr,
+		       sizeof(info->src));
+	}
+	mutex_unlock(&ctx->mutex);
+	rdma_mcm_addr_clear_port((struct sockaddr *)&info->src);
+}
+
+/**
  * rdma_mcm_flush() - wait until every queued notification is delivered
  *
  * For tests: the notifications queued before the call have been delivered

@@ -342,6 +342,7 @@ bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
 /* rdma_mcm_addr.c: address checks */
 int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
 			union rdma_mcm_addr *out);
+void rdma_mcm_addr_clear_port(struct sockaddr *sa);
 int rdma_mcm_src_parse(const struct sockaddr *sa, size_t len,
 		       union rdma_mcm_addr *out);
 int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
@@ -359,6 +360,25 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 					   const struct rdma_mcm_backend *be,
 					   u32 flags);
 void rdma_mcm_ctx_put(struct rdma_mcm_ctx *ctx);
+
+/**
+ * struct rdma_mcm_ctx_info - where a context is (rdma_mcm_ctx_query())
+ * @flags: its RDMA_MCM_OPEN_* flags
+ * @src: the source address of its ids, port 0 (AF_UNSPEC: no device)
+ * @port_num: its port (0: no device)
+ * @node_guid: its device's node GUID (0: no device)
+ * @dev_name: its device's name ("": no device)
+ */
+struct rdma_mcm_ctx_info {
+	u32 flags;
+	struct sockaddr_storage src;
+	u32 port_num;
+	__be64 node_guid;
+	char dev_name[IB_DEVICE_NAME_MAX];
+};
+
+void rdma_mcm_ctx_query(struct rdma_mcm_ctx *ctx,
+			struct rdma_mcm_ctx_info *info);
 void rdma_mcm_ctx_lose_device(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx);

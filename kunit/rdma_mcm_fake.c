@@ -241,6 +241,20 @@ static bool fake_port_taken(struct mcm_fake *fake, struct sockaddr *addr)
 	return false;
 }
 
+/* rdma_cm's source address of a bound id: the address, an ephemeral port */
+static void fake_set_src(struct mcm_fake *fake, struct rdma_cm_id *id,
+			 const struct sockaddr *addr)
+{
+	struct sockaddr *src = (struct sockaddr *)&id->route.addr.src_addr;
+
+	memcpy(src, addr, rdma_addr_size(addr));
+	if (src->sa_family == AF_INET)
+		((struct sockaddr_in *)src)->sin_port = htons(40000 + fake->binds);
+	else if (src->sa_family == AF_INET6)
+		((struct sockaddr_in6 *)src)->sin6_port =
+			htons(40000 + fake->binds);
+}
+
 static int fake_bind_addr(const struct rdma_mcm_backend *be,
 			  struct rdma_cm_id *id, struct sockaddr *addr)
 {
@@ -268,10 +282,12 @@ static int fake_bind_addr(const struct rdma_mcm_backend *be,
 		id->port_num = fake->bind_port;
 	}
 	fake_inject(fake, MCM_FAKE_AT_BIND, fid, NULL);
-	if (ret)
+	if (ret) {
 		id->device = NULL;	/* released again on failure */
-	else
+	} else {
 		memcpy(&fid->bound, addr, rdma_addr_size(addr));
+		fake_set_src(fake, id, addr);
+	}
 	mutex_unlock(&fake->lock);
 	return ret;
 }
@@ -458,6 +474,7 @@ static int fake_resolve_addr(const struct rdma_mcm_backend *be,
 		id->device = fake->ibdev[fake->bind_dev];
 		id->port_num = fake->bind_port;
 		memcpy(&fid->bound, dst, rdma_addr_size(dst));
+		fake_set_src(fake, id, (struct sockaddr *)&fake->route_src);
 	}
 	/* rdma_cm answers from its work; here, from inside the call */
 	id->event_handler(id, &ev);
@@ -548,6 +565,7 @@ static struct ib_device *fake_ibdev(struct kunit *test, int idx)
 				       GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, dev->port_data);
 	dev->dev.init_name = names[idx];
+	dev->node_guid = cpu_to_be64(0x0002c90300a0b0c0ULL + idx);
 	return dev;
 }
 
@@ -562,6 +580,7 @@ static struct ib_device *fake_ibdev(struct kunit *test, int idx)
  */
 struct mcm_fake *mcm_fake_create(struct kunit *test)
 {
+	struct sockaddr_in *route_src;
 	struct mcm_fake *fake;
 	int i;
 
@@ -577,6 +596,9 @@ struct mcm_fake *mcm_fake_create(struct kunit *test)
 	init_completion(&fake->resume);
 	init_completion(&fake->removed);
 	fake->bind_port = 1;
+	route_src = (struct sockaddr_in *)&fake->route_src;
+	route_src->sin_family = AF_INET;
+	route_src->sin_addr.s_addr = htonl(MCM_FAKE_ROUTE_SRC);
 	for (i = 0; i < MCM_FAKE_NR_DEVS; i++) {
 		fake->ibdev[i] = fake_ibdev(test, i);
 		mcm_fake_set_ib(fake, i, false);

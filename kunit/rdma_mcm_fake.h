@@ -43,6 +43,7 @@
 #define MCM_FAKE_NR_DEVS	2
 #define MCM_FAKE_QKEY		0x01234567
 #define MCM_FAKE_MLID		0xc001
+#define MCM_FAKE_ROUTE_SRC	0xc0000263	/* 192.0.2.99: a route's source */
 
 struct mcm_fake_id {
 	struct rdma_cm_id id;
@@ -120,6 +121,7 @@ struct mcm_fake {
 	bool no_device;		/* bind succeeds but leaves id->device NULL */
 	int resolve_ret;	/* rdma_resolve_addr() fails with it */
 	int resolve_status;	/* ADDR_ERROR with it instead of ADDR_RESOLVED */
+	struct sockaddr_storage route_src;	/* the source a route gives */
 	bool auto_complete;	/* join events from inside the join call */
 	int bind_dev;		/* the device binds land on */
 	u32 bind_port;		/* and the port (1 or 2) */

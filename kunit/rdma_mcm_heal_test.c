@@ -484,6 +484,60 @@ static void mcm_route_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
 }
 
+/* The source (port 0), device and port QUERY_CTX reports, as they change */
+static void mcm_ctx_query_follows_device(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in dst = mcm_v4(MCM_GROUP(42));
+	struct rdma_mcm_ctx_info info;
+	struct sockaddr_in *src = (struct sockaddr_in *)&info.src;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+
+	rdma_mcm_ctx_query(ctx, &info);
+	KUNIT_EXPECT_EQ(test, info.flags, (u32)RDMA_MCM_OPEN_HEAL);
+	KUNIT_EXPECT_STREQ(test, info.dev_name, "mcm_fake0");
+	KUNIT_EXPECT_EQ(test, info.port_num, 1U);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(info.node_guid),
+			0x0002c90300a0b0c0ULL);
+	KUNIT_EXPECT_EQ(test, src->sin_family, (sa_family_t)AF_INET);
+	KUNIT_EXPECT_EQ(test, ntohl(src->sin_addr.s_addr), (u32)MCM_SRC);
+	KUNIT_EXPECT_EQ(test, src->sin_port, 0);	/* rdma_cm's is not */
+
+	mcm_fake_remove_device(t->fake, 0);
+	rdma_mcm_flush();
+	rdma_mcm_ctx_query(ctx, &info);
+	KUNIT_EXPECT_EQ(test, info.flags, (u32)RDMA_MCM_OPEN_HEAL);
+	KUNIT_EXPECT_STREQ(test, info.dev_name, "");
+	KUNIT_EXPECT_EQ(test, info.port_num, 0U);
+	KUNIT_EXPECT_EQ(test, info.node_guid, 0);
+	KUNIT_EXPECT_EQ(test, info.src.ss_family, (sa_family_t)AF_UNSPEC);
+
+	/* device 0 is back, but the address is on device 1, port 2 now */
+	t->fake->bind_dev = 1;
+	t->fake->bind_port = 2;
+	mcm_fake_add_device(t->fake, 0);
+	mcm_tick(test, ctx, 0);
+	rdma_mcm_ctx_query(ctx, &info);
+	KUNIT_EXPECT_STREQ(test, info.dev_name, "mcm_fake1");
+	KUNIT_EXPECT_EQ(test, info.port_num, 2U);
+	KUNIT_EXPECT_EQ(test, ntohl(src->sin_addr.s_addr), (u32)MCM_SRC);
+	rdma_mcm_close(ctx);
+
+	/* a route context: the route's source, not the destination */
+	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&dst,
+				    &mcm_rec_ops, &t->rec, &t->fake->be,
+				    RDMA_MCM_OPEN_ROUTE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	t->rec.ctx = ctx;
+	rdma_mcm_ctx_query(ctx, &info);
+	KUNIT_EXPECT_EQ(test, info.flags, (u32)RDMA_MCM_OPEN_ROUTE);
+	KUNIT_EXPECT_EQ(test, ntohl(src->sin_addr.s_addr),
+			(u32)MCM_FAKE_ROUTE_SRC);
+	KUNIT_EXPECT_EQ(test, src->sin_port, 0);
+	KUNIT_EXPECT_STREQ(test, info.dev_name, "mcm_fake1");
+	rdma_mcm_close(ctx);
+}
+
 static struct kunit_case rdma_mcm_heal_cases[] = {
 	KUNIT_CASE(mcm_backoff_sequence),
 	KUNIT_CASE(mcm_heal_rejoins_same_handle),
@@ -498,6 +552,7 @@ static struct kunit_case rdma_mcm_heal_cases[] = {
 	KUNIT_CASE(mcm_heal_address_moves),
 	KUNIT_CASE(mcm_heal_port_event_rejoins_now),
 	KUNIT_CASE(mcm_route_context),
+	KUNIT_CASE(mcm_ctx_query_follows_device),
 	{}
 };
 

@@ -66,6 +66,7 @@
 #define RDMA_MCM_BATCH_SIZE_VER0	24
 #define RDMA_MCM_EVENT_SIZE_VER0	72
 #define RDMA_MCM_SET_EVENTS_SIZE_VER0	16
+#define RDMA_MCM_QUERY_CTX_SIZE_VER0	224
 
 /* The largest entry_size BATCH and LIST take (else -E2BIG). */
 #define RDMA_MCM_MAX_ENTRY_SIZE		4096
@@ -368,7 +369,7 @@ struct rdma_mcm_batch {
  * @cookie: the join's cookie (0 for a context's event)
  * @event: RDMA_MCM_EVENT_*
  * @status: for RDMA_MCM_EVENT_ERROR and _DEVICE_REMOVED, a negative errno;
- *	else 0
+ *	for _REJOINING, the reason (a negative errno); else 0
  * @ctx_id: the context
  * @handle: the membership (0 for a context's event)
  * @qkey: Q_Key to send with and to set on the QP
@@ -422,6 +423,40 @@ struct rdma_mcm_set_events {
 	__u32 reserved;
 };
 
+/* The longest RDMA device name QUERY_CTX reports, NUL included. */
+#define RDMA_MCM_DEV_NAME_SIZE		64
+
+/**
+ * struct rdma_mcm_query_ctx - RDMA_MCM_IOC_QUERY_CTX
+ * @ctx_id: in: the context
+ * @flags: out: the RDMA_MCM_CTX_* it was created with
+ * @src: out: the source address its rdma_cm ids are bound to, port 0:
+ *	CREATE_CTX's, or, for a ROUTE context, the route's. All zero while
+ *	the context has no device.
+ * @src_len: out: bytes of @src used (0 while it has no device)
+ * @port_num: out: the port of its RDMA device (0: no device)
+ * @node_guid: out: the device's node GUID, in network byte order (as
+ *	ibv_get_device_guid() returns it; 0: no device)
+ * @dev_name: out: the device's name, NUL-terminated, as ibv_get_device_name()
+ *	reports it ("" while the context has no device)
+ * @reserved: zero
+ *
+ * Which device a context is on, as the kernel chose it: a program opens
+ * that device (after CREATE_CTX, and after each DEVICE_ADDED of a healing
+ * context) to build its QP there. The name may change (a rename), the
+ * node GUID does not.
+ */
+struct rdma_mcm_query_ctx {
+	__u32 ctx_id;
+	__u32 flags;
+	__u8 src[RDMA_MCM_ADDR_SIZE];
+	__u32 src_len;
+	__u32 port_num;
+	__aligned_u64 node_guid;
+	char dev_name[RDMA_MCM_DEV_NAME_SIZE];
+	__u32 reserved[2];
+};
+
 #define RDMA_MCM_IOC_VERSION	 _IOR(RDMA_MCM_IOCTL_MAGIC, 0x00, struct rdma_mcm_version)
 #define RDMA_MCM_IOC_CREATE_CTX	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x01, struct rdma_mcm_create_ctx)
 #define RDMA_MCM_IOC_DESTROY_CTX _IOW(RDMA_MCM_IOCTL_MAGIC, 0x02, struct rdma_mcm_destroy_ctx)
@@ -432,5 +467,6 @@ struct rdma_mcm_set_events {
 #define RDMA_MCM_IOC_BATCH_JOIN	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x07, struct rdma_mcm_batch)
 #define RDMA_MCM_IOC_BATCH_LEAVE _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x08, struct rdma_mcm_batch)
 #define RDMA_MCM_IOC_SET_EVENTS	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x09, struct rdma_mcm_set_events)
+#define RDMA_MCM_IOC_QUERY_CTX	 _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x0a, struct rdma_mcm_query_ctx)
 
 #endif /* _UAPI_RDMA_MCM_ABI_H */

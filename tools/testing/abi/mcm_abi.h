@@ -10,6 +10,8 @@
  *   mcm_abi_events.c SET_EVENTS, the source port being ignored, an IPv6
  *                    group on RoCE v2
  *   mcm_abi_dev.c    DEVICE_REMOVED: rxe1 deleted under open files
+ *   mcm_abi_heal.c   healing and route contexts, QUERY_CTX; rxe1 deleted
+ *                    and added again under a healing context
  *   mcm_abi_util.c   KTAP reporting and small helpers
  */
 #ifndef _MCM_ABI_H
@@ -70,6 +72,19 @@ double now(void);
 void *ro_copy(const void *src, size_t len);
 int run_cmd(const char *const argv[]);
 
+/* Events (mcm_abi_dev.c) */
+#define MAXEV		16
+struct got {
+	int n;
+	int clean;	/* no PAT byte in the records, nothing past them */
+	struct rdma_mcm_event ev[MAXEV];
+};
+void read_all(int fd, struct got *g);
+int find_event(const struct got *g, uint32_t type, uint32_t ctx,
+	       uint32_t handle);
+int open_asking(uint64_t mask);
+int readd_rxe1(void);
+
 /* Bytes */
 int all_bytes(const void *p, size_t len, uint8_t b);
 int has_byte(const void *p, size_t len, uint8_t b);
@@ -93,5 +108,9 @@ void test_read_eintr(void);
 void test_src_port(void);
 void test_v6_join(void);
 void test_device_removed(void);
+void test_ctx_flags(void);
+void test_query_ctx(void);
+void test_route_ctx(void);
+void test_heal_device_reset(void);
 
 #endif /* _MCM_ABI_H */

@@ -20,14 +20,6 @@
 #define BIT(t)		RDMA_MCM_EVENT_BIT(t)
 #define ALL		(BIT(RDMA_MCM_EVENT_JOINED) | BIT(RDMA_MCM_EVENT_ERROR) | \
 			 BIT(RDMA_MCM_EVENT_DEVICE_REMOVED))
-#define MAXEV		16
-
-struct got {
-	int n;
-	int clean;	/* no PAT byte in the records, nothing past them */
-	struct rdma_mcm_event ev[MAXEV];
-};
-
 /*
  * Read every event queued on @fd with one read() into a PAT-filled
  * buffer with room for more (each record is built in the same place in
@@ -35,7 +27,7 @@ struct got {
  * delete returns once rdma_mcm has run every callback of the device's
  * contexts, so the queue is complete by then.
  */
-static void read_all(int fd, struct got *g)
+void read_all(int fd, struct got *g)
 {
 	static uint8_t buf[MAXEV * sizeof(struct rdma_mcm_event) + 8];
 	int fl = fcntl(fd, F_GETFL);
@@ -53,7 +45,7 @@ static void read_all(int fd, struct got *g)
 }
 
 /* Index of the event of @type for @ctx (and @handle, unless 0), or -1 */
-static int find(const struct got *g, uint32_t type, uint32_t ctx,
+int find_event(const struct got *g, uint32_t type, uint32_t ctx,
 		uint32_t handle)
 {
 	int i;
@@ -91,7 +83,7 @@ static int is_removed(const struct got *g, int i, uint32_t ctx)
 					0);
 }
 
-static int open_asking(uint64_t mask)
+int open_asking(uint64_t mask)
 {
 	uint32_t size = RDMA_MCM_EVENT_SIZE_VER0 + 8;
 	int fd = open_dev();
@@ -117,7 +109,7 @@ static int joined_read(int fd, int n)
 	return got == n;
 }
 
-static int readd_rxe1(void)
+int readd_rxe1(void)
 {
 	static const char *const add[] = {
 		"rdma", "link", "add", "rxe1", "type", "rxe", "netdev", "veth1",
@@ -178,10 +170,10 @@ void test_device_removed(void)
 	report(!run_cmd(del), "rdma link delete rxe1");
 
 	read_all(fa, &g);
-	e1 = find(&g, RDMA_MCM_EVENT_ERROR, a1, ha1);
-	e2 = find(&g, RDMA_MCM_EVENT_ERROR, a1, ha2);
-	r1 = find(&g, RDMA_MCM_EVENT_DEVICE_REMOVED, a1, 0);
-	r2 = find(&g, RDMA_MCM_EVENT_DEVICE_REMOVED, a2, 0);
+	e1 = find_event(&g, RDMA_MCM_EVENT_ERROR, a1, ha1);
+	e2 = find_event(&g, RDMA_MCM_EVENT_ERROR, a1, ha2);
+	r1 = find_event(&g, RDMA_MCM_EVENT_DEVICE_REMOVED, a1, 0);
+	r2 = find_event(&g, RDMA_MCM_EVENT_DEVICE_REMOVED, a2, 0);
 	report(g.n == 4, "file 1 (all types) reads 4 events (got %d)", g.n);
 	report(is_lost(&g, e1, a1, ha1, 11) && is_lost(&g, e2, a1, ha2, 12),
 	       "... the ERROR of each membership on rxe1: status -ENODEV, handle, cookie, the rest 0, every byte written");
@@ -190,8 +182,8 @@ void test_device_removed(void)
 	report(r1 > e1 && r1 > e2,
 	       "... a context's DEVICE_REMOVED comes after its memberships' ERRORs (%d, %d before %d)",
 	       e1, e2, r1);
-	report(find(&g, RDMA_MCM_EVENT_ERROR, a3, 0) < 0 &&
-	       find(&g, RDMA_MCM_EVENT_DEVICE_REMOVED, a3, 0) < 0,
+	report(find_event(&g, RDMA_MCM_EVENT_ERROR, a3, 0) < 0 &&
+	       find_event(&g, RDMA_MCM_EVENT_DEVICE_REMOVED, a3, 0) < 0,
 	       "... nothing for its context on rxe0");
 	read_all(fb, &g);
 	report(g.n == 2 && g.ev[0].event == RDMA_MCM_EVENT_JOINED &&

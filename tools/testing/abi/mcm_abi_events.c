@@ -22,7 +22,10 @@
 
 #define BIT(t)		RDMA_MCM_EVENT_BIT(t)
 #define KNOWN		(BIT(RDMA_MCM_EVENT_JOINED) | BIT(RDMA_MCM_EVENT_ERROR) | \
-			 BIT(RDMA_MCM_EVENT_DEVICE_REMOVED))
+			 BIT(RDMA_MCM_EVENT_DEVICE_REMOVED) | \
+			 BIT(RDMA_MCM_EVENT_REJOINING) | \
+			 BIT(RDMA_MCM_EVENT_REJOINED) | \
+			 BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
 #define NOBODY		65534
 
 /*
@@ -47,12 +50,12 @@ void test_set_events(void)
 	expect_errno(set_events(fs, &mask, &size), 0,
 		     "SET_EVENTS every bit, 80-byte events");
 	report(mask == KNOWN && size == RDMA_MCM_EVENT_SIZE_VER0,
-	       "... the kernel delivers JOINED, ERROR, DEVICE_REMOVED (mask 0x%llx), in 72 bytes (got %u)",
+	       "... the kernel delivers JOINED, ERROR, DEVICE_REMOVED, REJOINING, REJOINED, DEVICE_ADDED (mask 0x%llx), in 72 bytes (got %u)",
 	       (unsigned long long)mask, size);
-	mask = BIT(RDMA_MCM_EVENT_JOINED) | BIT(0) | BIT(4) | (1ULL << 63);
+	mask = BIT(RDMA_MCM_EVENT_JOINED) | BIT(0) | BIT(7) | (1ULL << 63);
 	size = RDMA_MCM_EVENT_SIZE_VER0;
 	expect_errno(set_events(fs, &mask, &size), 0,
-		     "SET_EVENTS JOINED and unknown types 0, 4, 63");
+		     "SET_EVENTS JOINED and unknown types 0, 7, 63");
 	report(mask == BIT(RDMA_MCM_EVENT_JOINED) && size == 72,
 	       "... unknown types dropped (mask 0x%llx, size %u)",
 	       (unsigned long long)mask, size);

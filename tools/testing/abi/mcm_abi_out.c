@@ -428,11 +428,12 @@ static void batch_max_entry(int fb, uint32_t c)
 
 /*
  * Odd sizes: entries of 153 bytes (every other one's u64 misaligned) in
- * a batch, members of 185 bytes in a LIST.
+ * a batch, members of 201 bytes in a LIST (the second version's 200 and
+ * one).
  */
 static void batch_odd_entry(int fb, uint32_t c)
 {
-	static uint8_t e[3 * 185 + 64];
+	static uint8_t e[3 * 201 + 64];
 	const size_t msz = sizeof(struct rdma_mcm_member);
 	struct rdma_mcm_join_entry je;
 	struct rdma_mcm_leave_entry le;
@@ -440,7 +441,7 @@ static void batch_odd_entry(int fb, uint32_t c)
 	struct rdma_mcm_batch b = { .entries = (uintptr_t)e, .ctx_id = c,
 				    .count = 3, .entry_size = 153 };
 	struct rdma_mcm_list l = { .entries = (uintptr_t)e, .ctx_id = c,
-				   .count = 4, .entry_size = 185 };
+				   .count = 4, .entry_size = 201 };
 	uint32_t hs[3];
 	char group[32];
 	int i, ok;
@@ -468,14 +469,14 @@ static void batch_odd_entry(int fb, uint32_t c)
 
 	memset(e, PAT, sizeof(e));
 	expect_errno(ioctl(fb, RDMA_MCM_IOC_LIST, &l), 0,
-		     "LIST, entry_size 185");
+		     "LIST, entry_size 201");
 	for (i = 0, ok = l.count == 3 && !l.next; i < 3; i++) {
-		memcpy(&m, e + i * 185, msz);
+		memcpy(&m, e + i * 201, msz);
 		ok &= m.handle == hs[i] && m.cookie == COOKIE + i &&
-		      !has_byte(&m, msz, PAT) && !e[i * 185 + msz];
+		      !has_byte(&m, msz, PAT) && !e[i * 201 + msz];
 	}
-	report(ok && all_bytes(e + 3 * 185, sizeof(e) - 3 * 185, PAT),
-	       "3 members of 185 bytes: the kernel's 184, one zero, nothing past them");
+	report(ok && all_bytes(e + 3 * 201, sizeof(e) - 3 * 201, PAT),
+	       "3 members of 201 bytes: the kernel's 200, one zero, nothing past them");
 
 	memset(e, 0, sizeof(e));
 	for (i = 0; i < 3; i++) {

@@ -64,7 +64,7 @@ void test_create(int fd)
 	expect_errno(ioctl(fd, RDMA_MCM_IOC_CREATE_CTX, &c), EINVAL,
 		     "CREATE_CTX with a reserved field set");
 	c.reserved = 0;
-	c.flags = 1;
+	c.flags = 1U << 2;
 	expect_errno(ioctl(fd, RDMA_MCM_IOC_CREATE_CTX, &c), EINVAL,
 		     "CREATE_CTX with an unknown flag");
 	c.flags = 0;
@@ -450,6 +450,10 @@ int main(void)
 	test_src_port();
 	test_v6_join();
 	test_device_removed();
+	test_ctx_flags();
+	test_query_ctx();
+	test_route_ctx();
+	test_heal_device_reset();
 	report(live_zero(), "at the end, rdma_mcm's live objects are all zero");
 	check_errnos_documented();
 	printf("    1..%d\n", nr_checks());

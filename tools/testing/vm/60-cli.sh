@@ -9,9 +9,16 @@
 # CLI built on the "old" library (no SET_EVENTS, as 0.2.0) and on the
 # "new" one (every struct 8 bytes longer with a zero tail, 80-byte events
 # asked for), tools/build/compat/rdma-mcm-old and -new, if the guest has
-# them: the module serves both. Last, rxe1 is removed under a join session
-# and a recv: both report device-removed, recv releases its verbs objects
-# at once (the removal completes) and exits 1; rxe1 is added back.
+# them: the module serves both. Then rxe1 is removed under a join session
+# and a recv, both --no-heal: both report device-removed, recv releases
+# its verbs objects at once (the removal completes) and exits 1; rxe1 is
+# added back. Last, the same with healing (the default) and recv bound by
+# route (no -b): rdma link delete completes while recv runs, recv and the
+# session report rejoining and device-removed, rdma link add brings
+# device-added and rejoined, recv receives mckey's datagrams sent after
+# the recovery and exits 0, the session lists its membership joined again
+# (rejoins 1, last_status ENODEV), and a send goes on across another
+# delete and add to its count.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -83,7 +90,7 @@ compat_cli() {
 	cat /tmp/compat.out
 }
 
-plan 35
+plan 62
 check "modprobe rdma_mcm" modprobe rdma_mcm
 
 G=239.6.0.1
@@ -158,9 +165,9 @@ compat_cli rdma-mcm-old 239.6.0.5
 compat_cli rdma-mcm-new 239.6.0.6
 
 G=239.6.0.7
-rdma-mcm -b $BENCH_IP1 join 239.6.0.8 < /dev/null > /tmp/rmj.out 2>&1 &
+rdma-mcm -b $BENCH_IP1 --no-heal join 239.6.0.8 < /dev/null > /tmp/rmj.out 2>&1 &
 jpid=$!
-rdma-mcm -b $BENCH_IP1 -t 120 recv $G -c 1000000 > /tmp/rm.out 2>&1 &
+rdma-mcm -b $BENCH_IP1 -t 120 --no-heal recv $G -c 1000000 > /tmp/rm.out 2>&1 &
 pid=$!
 both_joined() { grep -q "^joined $G " /tmp/rm.out && grep -q '^joined 239.6.0.8 ' /tmp/rmj.out; }
 ok "rdma-mcm recv and a join session hold memberships on rxe1" wait_for 30 both_joined
@@ -181,4 +188,81 @@ wait $jpid
 ok "the join session left its membership in error and exited 0" [ $? -eq 0 ]
 cat /tmp/rmj.out
 check "re-add rxe1" bench_rxe rxe1 veth1
+
+# --- healing (the default); recv bound by the route to its group ---------
+G=239.6.0.9
+GJ=239.6.0.10
+check "a route to 239.6.0.0/16 through veth1" ip route add 239.6.0.0/16 dev veth1
+mkfifo /tmp/heal.in
+rdma-mcm -b $BENCH_IP1 join $GJ < /tmp/heal.in > /tmp/hj.out 2>&1 &
+jpid=$!
+exec 9> /tmp/heal.in
+rdma-mcm -t 300 recv $G -c $COUNT > /tmp/hr.out 2>&1 &
+pid=$!
+heal_joined() { grep -q "^joined $G " /tmp/hr.out && grep -q "^joined $GJ " /tmp/hj.out; }
+ok "recv without -b (by route) and a healing session joined on rxe1" wait_for 30 heal_joined
+ok "recv's group is on veth1, the route's netdev" wait_for 10 in_igmp veth1 $G
+ok "recv attached its QP on rxe1" wait_for 30 qp_attached veth1 $G
+sleep 1
+t0=$(date +%s)
+check "rdma link delete rxe1 under a healing recv completes" timeout 30 rdma link delete rxe1
+diag "rdma link delete rxe1 took $(( $(date +%s) - t0 )) s"
+ok "recv still runs without its device" running $pid
+recv_lost() { grep -q "^rejoining $G handle [0-9]* status -19 ENODEV" /tmp/hr.out &&
+	      grep -q '^device-removed ctx [0-9]* status -19' /tmp/hr.out; }
+ok "recv printed rejoining -19 ENODEV and device-removed" wait_for 10 recv_lost
+session_lost() { grep -q "^rejoining $GJ handle [0-9]* status -19 ENODEV" /tmp/hj.out &&
+		 grep -q '^device-removed ctx [0-9]* status -19' /tmp/hj.out; }
+ok "the session printed rejoining -19 ENODEV and device-removed" wait_for 10 session_lost
+echo list >&9
+session_waits() { grep -q "^ctx [0-9]* handle [0-9]* group $GJ state waiting .*last_status -19 ENODEV" /tmp/hj.out; }
+ok "the session lists its membership waiting, last_status ENODEV" wait_for 10 session_waits
+check "rdma link add rxe1 again" bench_rxe rxe1 veth1
+recv_back() { grep -q '^device-added ctx [0-9]* port 1$' /tmp/hr.out &&
+	      grep -q "^rejoined $G handle " /tmp/hr.out; }
+ok "recv printed device-added and rejoined" wait_for 60 recv_back
+session_back() { grep -q '^device-added ctx [0-9]* port 1$' /tmp/hj.out &&
+		 grep -q "^rejoined $GJ handle " /tmp/hj.out; }
+ok "the session printed device-added and rejoined" wait_for 60 session_back
+both_igmp() { in_igmp veth1 $G && in_igmp veth1 $GJ; }
+ok "IGMP lists both groups on veth1 again" wait_for 30 both_igmp
+check "mckey on rxe0 sends after the recovery until recv has $COUNT" mckey_until_done $G $pid
+wait $pid
+rc=$?
+cat /tmp/hr.out
+ok "recv received $COUNT datagrams sent after the recovery (exit 0)" [ $rc -eq 0 ]
+ok "recv left $G on exit" wait_for 10 not_in_igmp veth1 $G
+echo list >&9
+session_rejoined() { grep -q "^ctx [0-9]* handle [0-9]* group $GJ state joined .* rejoins 1 last_status -19 ENODEV" /tmp/hj.out; }
+ok "the session lists its membership joined again, rejoins 1" wait_for 10 session_rejoined
+echo quit >&9
+exec 9>&-
+wait $jpid
+ok "the healing session left and exited 0" [ $? -eq 0 ]
+cat /tmp/hj.out
+ok "the session's group left: IGMP no longer lists it" wait_for 10 not_in_igmp veth1 $GJ
+
+# send heals too: it stops at rejoining, goes on after rejoined
+G=239.6.0.11
+rdma-mcm -b $BENCH_IP1 -t 120 send $G -c 40 -i 200000 > /tmp/hs.out 2>&1 &
+pid=$!
+send_joined() { grep -q "^joined $G " /tmp/hs.out; }
+ok "a healing send joined $G on rxe1" wait_for 30 send_joined
+sleep 2
+check "rdma link delete rxe1 under a healing send completes" timeout 30 rdma link delete rxe1
+ok "send still runs without its device" running $pid
+check "rdma link add rxe1 again" bench_rxe rxe1 veth1
+ok "send finished its count (exit 0)" wait_for 120 not_running $pid
+wait $pid
+rc=$?
+cat /tmp/hs.out
+send_healed() { grep -q '^device-removed ctx' /tmp/hs.out &&
+		grep -q '^device-added ctx' /tmp/hs.out &&
+		grep -q "^rejoined $G " /tmp/hs.out &&
+		grep -q "^sent $G count 40 of 40\$" /tmp/hs.out; }
+send_ok() { [ $rc -eq 0 ] && send_healed; }
+ok "send printed device-removed, device-added, rejoined, sent 40 of 40" send_ok
+check "remove the route to 239.6.0.0/16" ip route del 239.6.0.0/16 dev veth1
+all_clean() { no_test_groups && live_zero; }
+ok "nothing left: no IGMP entry, no live object" wait_for 20 all_clean
 check "rmmod rdma_mcm" rmmod rdma_mcm

@@ -115,7 +115,6 @@ MCM_EXPORT int rdma_mcm_create_ctx_ex(struct rdma_mcm_channel *ch,
 	return mcm_result(ret);
 }
 
-#ifdef RDMA_MCM_IOC_QUERY_CTX
 MCM_WIRE(struct rdma_mcm_query_ctx, w_query_ctx);
 
 /* QUERY_CTX: the kernel's answer; -ENODEV while it has no device */
@@ -151,7 +150,6 @@ static int query_ctx(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 	w->dev_name[sizeof(w->dev_name) - 1] = '\0';
 	return 0;
 }
-#endif
 
 /*
  * Where context @ctx_id is: the kernel's answer (QUERY_CTX); from a module
@@ -181,12 +179,8 @@ int mcm_ctx_where(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 	pthread_mutex_unlock(&ch->lock);
 	if (!c)
 		return -ENOENT;
-#ifdef RDMA_MCM_IOC_QUERY_CTX
 	if (ask)
 		ret = query_ctx(ch, ctx_id, w);
-#else
-	(void)ask;
-#endif
 	if (ret == -ENOTTY) {
 		pthread_mutex_lock(&ch->lock);
 		ch->no_query_ctx = 1;
@@ -407,20 +401,15 @@ int mcm_query_sized(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 /* LIBRDMAMCM_1.3: the 200-byte struct rdma_mcm_member */
 MCM_EXPORT int rdma_mcm_query_v1_3(struct rdma_mcm_channel *ch,
 				   uint32_t ctx_id, uint32_t handle,
-				   struct rdma_mcm_member *out);
-MCM_EXPORT int rdma_mcm_query_v1_3(struct rdma_mcm_channel *ch,
-				   uint32_t ctx_id, uint32_t handle,
 				   struct rdma_mcm_member *out)
 {
 	return mcm_result(mcm_query_sized(ch, ctx_id, handle, out,
 					  MCM_API_MEMBER_SIZE));
 }
+
 MCM_SYMVER(rdma_mcm_query_v1_3, "rdma_mcm_query@@LIBRDMAMCM_1.3");
 
 /* LIBRDMAMCM_1.0: its first 184 bytes, for programs linked before 1.3 */
-MCM_EXPORT int rdma_mcm_query_v1_0(struct rdma_mcm_channel *ch,
-				   uint32_t ctx_id, uint32_t handle,
-				   void *out);
 MCM_EXPORT int rdma_mcm_query_v1_0(struct rdma_mcm_channel *ch,
 				   uint32_t ctx_id, uint32_t handle,
 				   void *out)
@@ -428,6 +417,7 @@ MCM_EXPORT int rdma_mcm_query_v1_0(struct rdma_mcm_channel *ch,
 	return mcm_result(mcm_query_sized(ch, ctx_id, handle, out,
 					  MCM_API_MEMBER_SIZE_1_0));
 }
+
 MCM_SYMVER(rdma_mcm_query_v1_0, "rdma_mcm_query@LIBRDMAMCM_1.0");
 
 /* Entries of one LIST through a bounce buffer (test builds that grow) */
@@ -499,21 +489,15 @@ int mcm_list_sized(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 MCM_EXPORT int rdma_mcm_list_v1_3(struct rdma_mcm_channel *ch,
 				  uint32_t ctx_id, uint32_t start,
 				  struct rdma_mcm_member *out,
-				  unsigned int max, uint32_t *next);
-MCM_EXPORT int rdma_mcm_list_v1_3(struct rdma_mcm_channel *ch,
-				  uint32_t ctx_id, uint32_t start,
-				  struct rdma_mcm_member *out,
 				  unsigned int max, uint32_t *next)
 {
 	return mcm_result(mcm_list_sized(ch, ctx_id, start, out, max, next,
 					 MCM_API_MEMBER_SIZE));
 }
+
 MCM_SYMVER(rdma_mcm_list_v1_3, "rdma_mcm_list@@LIBRDMAMCM_1.3");
 
 /* LIBRDMAMCM_1.0: 184-byte entries, for programs linked before 1.3 */
-MCM_EXPORT int rdma_mcm_list_v1_0(struct rdma_mcm_channel *ch,
-				  uint32_t ctx_id, uint32_t start, void *out,
-				  unsigned int max, uint32_t *next);
 MCM_EXPORT int rdma_mcm_list_v1_0(struct rdma_mcm_channel *ch,
 				  uint32_t ctx_id, uint32_t start, void *out,
 				  unsigned int max, uint32_t *next)
@@ -521,4 +505,5 @@ MCM_EXPORT int rdma_mcm_list_v1_0(struct rdma_mcm_channel *ch,
 	return mcm_result(mcm_list_sized(ch, ctx_id, start, out, max, next,
 					 MCM_API_MEMBER_SIZE_1_0));
 }
+
 MCM_SYMVER(rdma_mcm_list_v1_0, "rdma_mcm_list@LIBRDMAMCM_1.0");

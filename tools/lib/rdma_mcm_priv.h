@@ -60,6 +60,21 @@
  */
 #define MCM_SYMVER(impl, sym)	__asm__(".symver " #impl ", " sym)
 
+/* The implementations behind the versioned symbols (mcm.c) */
+MCM_EXPORT int rdma_mcm_query_v1_3(struct rdma_mcm_channel *ch,
+				   uint32_t ctx_id, uint32_t handle,
+				   struct rdma_mcm_member *out);
+MCM_EXPORT int rdma_mcm_query_v1_0(struct rdma_mcm_channel *ch,
+				   uint32_t ctx_id, uint32_t handle,
+				   void *out);
+MCM_EXPORT int rdma_mcm_list_v1_3(struct rdma_mcm_channel *ch,
+				  uint32_t ctx_id, uint32_t start,
+				  struct rdma_mcm_member *out,
+				  unsigned int max, uint32_t *next);
+MCM_EXPORT int rdma_mcm_list_v1_0(struct rdma_mcm_channel *ch,
+				  uint32_t ctx_id, uint32_t start, void *out,
+				  unsigned int max, uint32_t *next);
+
 /*
  * Test builds only. MCM_TEST_GROW=N makes every struct the library passes
  * to the kernel N bytes longer, with a zero tail (and asks for events of

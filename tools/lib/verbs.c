@@ -253,14 +253,17 @@ MCM_EXPORT int rdma_mcm_detach_qp(struct rdma_mcm_channel *ch,
 	if (!ch)
 		return mcm_result(-EINVAL);
 	pthread_mutex_lock(&ch->lock);
-	if (!mcm_ctx_find(ch, ctx_id))
+	if (!mcm_ctx_find(ch, ctx_id)) {
 		ret = -ENOENT;
-	else if (handle && !(m = mcm_table_find(&ch->members, ctx_id, handle)))
-		ret = -EADDRNOTAVAIL;
-	else if (m)
-		forget_qp(m, &arg);
-	else
+	} else if (!handle) {
 		mcm_table_each_ctx(&ch->members, ctx_id, forget_qp, &arg);
+	} else {
+		m = mcm_table_find(&ch->members, ctx_id, handle);
+		if (m)
+			forget_qp(m, &arg);
+		else
+			ret = -EADDRNOTAVAIL;
+	}
 	pthread_mutex_unlock(&ch->lock);
 	return mcm_result(ret);
 }

@@ -322,7 +322,9 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 	if (mb->state == RDMA_MCM_STATE_JOINED)
 		printf(" mgid %s mlid 0x%x qkey 0x%x", mgid, mb->mlid,
 		       mb->qkey);
-	if (mb->state == RDMA_MCM_STATE_ERROR) {
+	/* why it failed, or why it waits */
+	if (mb->state == RDMA_MCM_STATE_ERROR ||
+	    mb->state == RDMA_MCM_STATE_WAITING) {
 		status_text(mb->status, status, sizeof(status));
 		printf(" status %s", status);
 	}
@@ -352,10 +354,12 @@ void out_stats(struct cli *cli, const unsigned int counts[4],
 		printf(",\"events\":%lu}\n", cli->events);
 		return;
 	}
-	printf("abi %d contexts %d memberships %u joining %u joined %u error %u waiting %u events %lu\n",
+	printf("abi %d contexts %d memberships %u joining %u joined %u",
 	       abi, cli->have_ctx, total, counts[RDMA_MCM_STATE_JOINING],
-	       counts[RDMA_MCM_STATE_JOINED], counts[RDMA_MCM_STATE_ERROR],
-	       counts[RDMA_MCM_STATE_WAITING], cli->events);
+	       counts[RDMA_MCM_STATE_JOINED]);
+	printf(" error %u waiting %u events %lu\n",
+	       counts[RDMA_MCM_STATE_ERROR], counts[RDMA_MCM_STATE_WAITING],
+	       cli->events);
 }
 
 void out_count(struct cli *cli, const char *what, const char *group,

@@ -146,10 +146,8 @@ static void event(void)
 	F(rdma_mcm_set_events, reserved);
 }
 
-/* QUERY_CTX, where the header has it */
 static void query_ctx(void)
 {
-#ifdef RDMA_MCM_IOC_QUERY_CTX
 	S(rdma_mcm_query_ctx);
 	F(rdma_mcm_query_ctx, ctx_id);
 	F(rdma_mcm_query_ctx, flags);
@@ -162,7 +160,6 @@ static void query_ctx(void)
 	K(RDMA_MCM_QUERY_CTX_SIZE_VER0);
 	K(RDMA_MCM_DEV_NAME_SIZE);
 	C(RDMA_MCM_IOC_QUERY_CTX);
-#endif
 }
 
 /* The first version of each struct: what a kernel takes at the least */

@@ -67,7 +67,9 @@ static int device_back(uint32_t ctx_id, uint8_t port, int rejoin_all);
 static void set_state(struct fake_member *fm, uint32_t state, int32_t status)
 {
 	fm->m.state = state;
-	fm->m.status = state == RDMA_MCM_STATE_ERROR ? status : 0;
+	/* as rdma_mcm_state.c: the reason of an error, and of a wait */
+	fm->m.status = state == RDMA_MCM_STATE_ERROR ||
+		       state == RDMA_MCM_STATE_WAITING ? status : 0;
 	if (status)
 		fm->m.last_status = status;
 	fm->m.state_time_ns = fake_boottime_ns();
@@ -681,7 +683,6 @@ static int do_query(struct rdma_mcm_query *q)
 	return 0;
 }
 
-#ifdef RDMA_MCM_IOC_QUERY_CTX
 static int all_zero(const void *p, size_t n)
 {
 	const uint8_t *b = p;
@@ -717,7 +718,6 @@ static int do_query_ctx(struct rdma_mcm_query_ctx *q)
 	memcpy(q->dev_name, fake.dev_name, sizeof(fake.dev_name));
 	return 0;
 }
-#endif
 
 /* A command, its argument in the kernel's size; 0 or -errno */
 int fake_dispatch(unsigned long nr, void *arg)
@@ -749,12 +749,10 @@ int fake_dispatch(unsigned long nr, void *arg)
 		if (fake.old_kernel)
 			return -ENOTTY;
 		return fake_do_set_events(arg);
-#ifdef RDMA_MCM_IOC_QUERY_CTX
 	case _IOC_NR(RDMA_MCM_IOC_QUERY_CTX):
 		if (fake.old_kernel || fake.no_heal || fake.no_query_ctx)
 			return -ENOTTY;
 		return do_query_ctx(arg);
-#endif
 	default:
 		return -ENOTTY;
 	}

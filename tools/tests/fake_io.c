@@ -38,9 +38,7 @@ static int arg_sizes(unsigned long nr, size_t *ver0, size_t *ksize)
 		[_IOC_NR(RDMA_MCM_IOC_BATCH_JOIN)] = RDMA_MCM_BATCH_SIZE_VER0,
 		[_IOC_NR(RDMA_MCM_IOC_BATCH_LEAVE)] = RDMA_MCM_BATCH_SIZE_VER0,
 		[_IOC_NR(RDMA_MCM_IOC_SET_EVENTS)] = RDMA_MCM_SET_EVENTS_SIZE_VER0,
-#ifdef RDMA_MCM_IOC_QUERY_CTX
 		[_IOC_NR(RDMA_MCM_IOC_QUERY_CTX)] = RDMA_MCM_QUERY_CTX_SIZE_VER0,
-#endif
 	};
 	static const size_t ks[] = {
 		[_IOC_NR(RDMA_MCM_IOC_VERSION)] = sizeof(struct rdma_mcm_version),
@@ -53,9 +51,7 @@ static int arg_sizes(unsigned long nr, size_t *ver0, size_t *ksize)
 		[_IOC_NR(RDMA_MCM_IOC_BATCH_JOIN)] = sizeof(struct rdma_mcm_batch),
 		[_IOC_NR(RDMA_MCM_IOC_BATCH_LEAVE)] = sizeof(struct rdma_mcm_batch),
 		[_IOC_NR(RDMA_MCM_IOC_SET_EVENTS)] = sizeof(struct rdma_mcm_set_events),
-#ifdef RDMA_MCM_IOC_QUERY_CTX
 		[_IOC_NR(RDMA_MCM_IOC_QUERY_CTX)] = sizeof(struct rdma_mcm_query_ctx),
-#endif
 	};
 
 	if (nr >= sizeof(v0) / sizeof(v0[0]))

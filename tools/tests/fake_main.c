@@ -123,7 +123,8 @@ __attribute__((destructor)) static void fake_check(void)
 		return;
 	if (d->objects || d->contexts || fv.violations ||
 	    fv.destroyed_attached)
-		fprintf(stderr, "fake verbs: %d objects and %d contexts left, %d rules broken, %d QPs destroyed attached\n",
+		fprintf(stderr,
+			"fake verbs: %d objects and %d contexts left, %d rules broken, %d QPs destroyed attached\n",
 			d->objects, d->contexts, fv.violations,
 			fv.destroyed_attached);
 }

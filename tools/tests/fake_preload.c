@@ -30,10 +30,16 @@ static int is_fake(int fd)
 	return fd >= 0 && fd == fake.efd;
 }
 
+/* The libc functions this library stands in front of */
+typedef int (*open_fn)(const char *path, int flags, ...);
+typedef int (*ioctl_fn)(int fd, unsigned long req, ...);
+typedef ssize_t (*read_fn)(int fd, void *buf, size_t len);
+typedef int (*close_fn)(int fd);
+
 static int open_mode(const char *name, const char *path, int flags,
 		     va_list ap)
 {
-	int (*real)(const char *, int, ...) = dlsym(RTLD_NEXT, name);
+	open_fn real = (open_fn)dlsym(RTLD_NEXT, name);
 	mode_t mode = 0;
 
 	if (!strcmp(path, DEVICE))
@@ -67,7 +73,7 @@ int open64(const char *path, int flags, ...)
 
 int ioctl(int fd, unsigned long req, ...)
 {
-	int (*real)(int, unsigned long, ...) = dlsym(RTLD_NEXT, "ioctl");
+	ioctl_fn real = (ioctl_fn)dlsym(RTLD_NEXT, "ioctl");
 	va_list ap;
 	void *arg;
 
@@ -81,7 +87,7 @@ int ioctl(int fd, unsigned long req, ...)
 
 ssize_t read(int fd, void *buf, size_t len)
 {
-	ssize_t (*real)(int, void *, size_t) = dlsym(RTLD_NEXT, "read");
+	read_fn real = (read_fn)dlsym(RTLD_NEXT, "read");
 
 	if (is_fake(fd))
 		return fake_file_read(fd, buf, len);
@@ -90,7 +96,7 @@ ssize_t read(int fd, void *buf, size_t len)
 
 int close(int fd)
 {
-	int (*real)(int) = dlsym(RTLD_NEXT, "close");
+	close_fn real = (close_fn)dlsym(RTLD_NEXT, "close");
 
 	if (is_fake(fd)) {
 		fake_file_close(fd);

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -100,8 +101,9 @@ struct fv_dev *fv_add_dev(const char *name)
 		memset(d, 0, sizeof(*d));
 		d->used = 1;
 		d->present = 1;
-		strncpy(d->ibdev.name, name, sizeof(d->ibdev.name) - 1);
-		strncpy(d->ibdev.dev_name, name, sizeof(d->ibdev.dev_name) - 1);
+		snprintf(d->ibdev.name, sizeof(d->ibdev.name), "%s", name);
+		snprintf(d->ibdev.dev_name, sizeof(d->ibdev.dev_name), "%s",
+			 name);
 		d->guid = htobe64(0x0002c90300000100ULL + (uint64_t)i);
 		return d;
 	}

@@ -329,7 +329,6 @@ static void test_create_ah_source(void)
 	rdma_mcm_close_channel(ch);
 }
 
-
 #define BIT(t)		RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_##t)
 #define ALL_EVENTS	(RDMA_MCM_EVENTS_DEFAULT | BIT(DEVICE_REMOVED) | \
 			 BIT(REJOINING) | BIT(REJOINED) | BIT(DEVICE_ADDED))
@@ -338,13 +337,6 @@ static void test_create_ah_source(void)
 #define NEGOTIATES	0
 #else
 #define NEGOTIATES	1
-#endif
-
-/* Built against a header with QUERY_CTX (else: never asked, no route) */
-#ifdef RDMA_MCM_IOC_QUERY_CTX
-#define QUERY_CTX	1
-#else
-#define QUERY_CTX	0
 #endif
 
 /* A healing context on 10.0.0.1, a membership of @group, JOINED */
@@ -506,7 +498,6 @@ static void test_device_loss_qps(void)
 	rdma_mcm_close_channel(ch);
 }
 
-
 /* detach_qp: detach and forget, without leaving; for a QP to destroy */
 static void test_detach_qp(void)
 {
@@ -626,7 +617,7 @@ static void test_ah_rejoined_route(void)
 		CHECK(rdma_mcm_get_event(ch, &ev) == 0);
 		CHECK(sgid_of(ch, &pd, &ev, 1) == 3);
 		CHECK(sgid_of(ch, &pd, &ev, 1) == 3);
-		CHECK(fake.nr_routes == (q || !QUERY_CTX ? 0 : 1));
+		CHECK(fake.nr_routes == (q ? 0 : 1));
 		rdma_mcm_close_channel(ch);
 	}
 }
@@ -728,7 +719,7 @@ static void test_open_device_named(void)
 	const char *name;
 	uint32_t ctx;
 
-	if (!NEGOTIATES || !QUERY_CTX)
+	if (!NEGOTIATES)
 		return;
 	mlx = three_ports();
 	other = fv_add_dev("rxe9");

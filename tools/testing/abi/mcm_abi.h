@@ -79,6 +79,7 @@ struct got {
 	int clean;	/* no PAT byte in the records, nothing past them */
 	struct rdma_mcm_event ev[MAXEV];
 };
+
 void read_all(int fd, struct got *g);
 int find_event(const struct got *g, uint32_t type, uint32_t ctx,
 	       uint32_t handle);

@@ -46,7 +46,7 @@ void read_all(int fd, struct got *g)
 
 /* Index of the event of @type for @ctx (and @handle, unless 0), or -1 */
 int find_event(const struct got *g, uint32_t type, uint32_t ctx,
-		uint32_t handle)
+	       uint32_t handle)
 {
 	int i;
 

@@ -66,7 +66,8 @@
 
 const char * const cmd_name[NR_CMDS] = {
 	"VERSION", "CREATE_CTX", "DESTROY_CTX", "JOIN", "LEAVE", "QUERY",
-	"LIST", "BATCH_JOIN", "BATCH_LEAVE", "SET_EVENTS", "READ", "POLL",
+	"LIST", "BATCH_JOIN", "BATCH_LEAVE", "SET_EVENTS", "QUERY_CTX",
+	"READ", "POLL",
 	"UNKNOWN", "BATCH_JOIN_ENTRY", "BATCH_LEAVE_ENTRY",
 };
 
@@ -75,6 +76,7 @@ const unsigned int cmd_num[NR_IOCTLS] = {
 	RDMA_MCM_IOC_DESTROY_CTX, RDMA_MCM_IOC_JOIN, RDMA_MCM_IOC_LEAVE,
 	RDMA_MCM_IOC_QUERY, RDMA_MCM_IOC_LIST, RDMA_MCM_IOC_BATCH_JOIN,
 	RDMA_MCM_IOC_BATCH_LEAVE, RDMA_MCM_IOC_SET_EVENTS,
+	RDMA_MCM_IOC_QUERY_CTX,
 };
 
 /* How often each kind of call is made (out of their sum). */
@@ -82,6 +84,7 @@ static const unsigned char cmd_weight[NR_CMDS] = {
 	[C_VERSION] = 3, [C_CREATE_CTX] = 6, [C_DESTROY_CTX] = 3,
 	[C_JOIN] = 22, [C_LEAVE] = 16, [C_QUERY] = 10, [C_LIST] = 8,
 	[C_BATCH_JOIN] = 7, [C_BATCH_LEAVE] = 6, [C_SET_EVENTS] = 4,
+	[C_QUERY_CTX] = 5,
 	[C_READ] = 12, [C_POLL] = 5, [C_UNKNOWN] = 4,
 };
 
@@ -186,6 +189,16 @@ const struct layout layouts[NR_IOCTLS] = {
 		/* event_mask and event_size */
 		.out_off = AT(rdma_mcm_set_events, event_mask),
 		.out_len = sizeof(uint64_t) + sizeof(uint32_t),
+	},
+	[C_QUERY_CTX] = {
+		.size = sizeof(struct rdma_mcm_query_ctx),
+		.ver0 = RDMA_MCM_QUERY_CTX_SIZE_VER0,
+		.ctx_id = OFF(rdma_mcm_query_ctx, ctx_id),
+		.reserved = OFF(rdma_mcm_query_ctx, reserved),
+		/* flags .. dev_name: outputs, zero on input */
+		.out_off = AT(rdma_mcm_query_ctx, flags),
+		.out_len = AT(rdma_mcm_query_ctx, reserved) -
+			   AT(rdma_mcm_query_ctx, flags),
 	},
 };
 

@@ -44,17 +44,21 @@
 #define EV_SIZE		sizeof(struct rdma_mcm_event)
 /* The event types this header knows */
 #define EVENTS_KNOWN	(RDMA_MCM_EVENTS_DEFAULT | \
-			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED))
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINED) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
- * What the histogram counts: the ten commands, read(), poll(), others,
+ * What the histogram counts: the eleven commands, read(), poll(), others,
  * and the entries of batches (by their result).
  */
 enum {
 	C_VERSION, C_CREATE_CTX, C_DESTROY_CTX, C_JOIN, C_LEAVE, C_QUERY,
-	C_LIST, C_BATCH_JOIN, C_BATCH_LEAVE, C_SET_EVENTS, C_READ, C_POLL,
+	C_LIST, C_BATCH_JOIN, C_BATCH_LEAVE, C_SET_EVENTS, C_QUERY_CTX,
+	C_READ, C_POLL,
 	C_UNKNOWN, C_JOIN_ENTRY, C_LEAVE_ENTRY, NR_CMDS
 };
 

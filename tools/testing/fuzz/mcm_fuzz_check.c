@@ -286,15 +286,41 @@ static void check_errno(struct worker *w, const struct call *c, int cmd,
 static void check_member(struct worker *w, const char *what,
 			 const struct rdma_mcm_member *m)
 {
-	int bad_status = m->state == RDMA_MCM_STATE_ERROR ?
-			 !status_documented(m->status) : m->status != 0;
+	int bad_status;
 
-	if (!m->handle || m->state > RDMA_MCM_STATE_ERROR || bad_status ||
+	/* a mutated CREATE_CTX flag may make a healing context: WAITING */
+	if (m->state == RDMA_MCM_STATE_ERROR)
+		bad_status = !status_documented(m->status);
+	else if (m->state == RDMA_MCM_STATE_WAITING)
+		bad_status = !status_documented(m->status) &&
+			     m->status != -EADDRNOTAVAIL &&
+			     m->status != -ENETDOWN;
+	else
+		bad_status = m->status != 0;
+	if (!m->handle || m->state > RDMA_MCM_STATE_WAITING || bad_status ||
 	    m->reserved || m->join_flags > RDMA_MCM_JOIN_SENDONLY_FULLMEMBER ||
 	    m->addr_len > RDMA_MCM_ADDR_SIZE)
 		violated(w, "%s: handle %u state %u status %d flags %u addr_len %u rsvd %u",
 			 what, m->handle, m->state, m->status, m->join_flags,
 			 m->addr_len, m->reserved);
+}
+
+/* QUERY_CTX answered: the context asked for, where it is */
+static void check_query_ctx(struct worker *w, const struct call *c)
+{
+	struct rdma_mcm_query_ctx q;
+	uint32_t in = 0;
+
+	memcpy(&q, c->argp, sizeof(q));
+	saved32(c, AT(rdma_mcm_query_ctx, ctx_id), &in);
+	if (q.ctx_id != in ||
+	    q.flags & ~(RDMA_MCM_CTX_HEAL | RDMA_MCM_CTX_ROUTE) ||
+	    !q.src_len || q.src_len > RDMA_MCM_ADDR_SIZE || !q.port_num ||
+	    !q.dev_name[0] || memchr(q.dev_name, 0, sizeof(q.dev_name)) ==
+			      NULL || q.reserved[0] || q.reserved[1])
+		violated(w, "QUERY_CTX of %u: ctx_id %u flags 0x%x src_len %u port %u dev_name[0] 0x%02x",
+			 in, q.ctx_id, q.flags, q.src_len, q.port_num,
+			 (uint8_t)q.dev_name[0]);
 }
 
 /* The outputs of a successful command, which wrote them back. */
@@ -321,6 +347,9 @@ static void check_outputs(struct worker *w, const struct call *c, int cmd)
 	case C_JOIN:
 		if (!get32(a, OFF(rdma_mcm_join, handle)))
 			violated(w, "JOIN worked with handle 0");
+		break;
+	case C_QUERY_CTX:
+		check_query_ctx(w, c);
 		break;
 	case C_QUERY:
 		memcpy(&q, a, sizeof(q));
@@ -456,7 +485,10 @@ static void check_list_array(struct worker *w, const struct call *c,
 
 	w->st->arrays_checked++;
 	for (k = 0; k < written && (k + 1) * esize <= n; k++) {
-		memcpy(&m, c->arr_at + k * esize, sizeof(m));
+		/* an entry may be shorter than this header's member */
+		memset(&m, 0, sizeof(m));
+		memcpy(&m, c->arr_at + k * esize,
+		       esize < sizeof(m) ? esize : sizeof(m));
 		check_member(w, "LIST", &m);
 		for (i = sizeof(m); i < esize; i++)
 			if (c->arr_at[k * esize + i]) {

@@ -321,10 +321,14 @@ static void check_record(struct worker *w, const struct evmodel *ev,
 		[RDMA_MCM_EVENT_JOINED] = "JOINED",
 		[RDMA_MCM_EVENT_ERROR] = "ERROR",
 		[RDMA_MCM_EVENT_DEVICE_REMOVED] = "DEVICE_REMOVED",
+		[RDMA_MCM_EVENT_REJOINING] = "REJOINING",
+		[RDMA_MCM_EVENT_REJOINED] = "REJOINED",
+		[RDMA_MCM_EVENT_DEVICE_ADDED] = "DEVICE_ADDED",
 	};
 
 	w->st->records++;
-	if (e->event >= 64 || !(ev->mask & RDMA_MCM_EVENT_BIT(e->event)) ||
+	if (e->event >= sizeof(what) / sizeof(what[0]) || !what[e->event] ||
+	    !(ev->mask & RDMA_MCM_EVENT_BIT(e->event)) ||
 	    !(EVENTS_KNOWN & RDMA_MCM_EVENT_BIT(e->event))) {
 		violated(w, "read: record at %zu of type %u, mask 0x%llx",
 			 at, e->event, (unsigned long long)ev->mask);
@@ -335,14 +339,25 @@ static void check_record(struct worker *w, const struct evmodel *ev,
 			 what[e->event], e->ctx_id, e->reserved);
 	switch (e->event) {
 	case RDMA_MCM_EVENT_JOINED:
+	case RDMA_MCM_EVENT_REJOINED:
 		if (!e->handle || e->status || e->is_global != 1)
-			violated(w, "read: JOINED record: handle %u status %d is_global %u",
-				 e->handle, e->status, e->is_global);
+			violated(w, "read: %s record: handle %u status %d is_global %u",
+				 what[e->event], e->handle, e->status,
+				 e->is_global);
 		break;
 	case RDMA_MCM_EVENT_ERROR:
-		if (!e->handle || !status_documented(e->status))
-			violated(w, "read: ERROR record: handle %u status %d",
-				 e->handle, e->status);
+	case RDMA_MCM_EVENT_REJOINING:
+		if (!e->handle || (!status_documented(e->status) &&
+				   e->status != -EADDRNOTAVAIL &&
+				   e->status != -ENETDOWN))
+			violated(w, "read: %s record: handle %u status %d",
+				 what[e->event], e->handle, e->status);
+		break;
+	case RDMA_MCM_EVENT_DEVICE_ADDED:
+		if (e->handle || e->cookie || e->status)
+			violated(w, "read: DEVICE_ADDED record: handle %u cookie %llu status %d",
+				 e->handle, (unsigned long long)e->cookie,
+				 e->status);
 		break;
 	default:
 		if (e->handle || e->cookie || e->status != -ENODEV)

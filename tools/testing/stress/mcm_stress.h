@@ -31,7 +31,10 @@
 #define MAX_READ	16	/* records one read() asks for */
 /* The event types this header knows */
 #define EVENTS_KNOWN	(RDMA_MCM_EVENTS_DEFAULT | \
-			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED))
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINED) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
 #define WANTS(f, type)	(!!((f)->mask & RDMA_MCM_EVENT_BIT(type)))
 
 enum cmd {

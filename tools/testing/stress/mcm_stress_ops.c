@@ -427,7 +427,10 @@ void op_list(struct thread *t, struct file *f)
 		for (i = 0; i < a.count; i++) {
 			uint8_t *e = t->arr + (size_t)i * a.entry_size;
 
-			memcpy(&m, e, sizeof(m));
+			/* an entry may be shorter than this header's member */
+			memset(&m, 0, sizeof(m));
+			memcpy(&m, e, a.entry_size < sizeof(m) ?
+				      a.entry_size : sizeof(m));
 			list_entry_tail(t, e, a.entry_size);
 			reported(t, c, &m, "LIST");
 			if (!f->own)

@@ -9,7 +9,7 @@
 # every call to the ABI's rules (what a call may write back, errnos of
 # known causes, every read() to the event types and size its file asked
 # for) and must exit 0 with no violation, having applied the rules; joins,
-# leaves and SET_EVENTS must get through (not everything rejected), and
+# leaves, QUERY_CTX and SET_EVENTS must get through (not everything rejected), and
 # SET_EVENTS be refused too; every errno (batch entries' too) must be in
 # Documentation/uapi.rst's table, and afterwards nothing may be left: no
 # live object, no membership in the slab, no IGMP group of the pool, and
@@ -55,7 +55,7 @@ fuzz() {
 	timeout -s KILL $((LIMIT + 60)) $FUZZ --calls $CALLS --seconds $LIMIT > $OUT
 }
 
-plan 13
+plan 14
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "mcm_fuzz: $CALLS calls (at most ${LIMIT} s) exits 0" fuzz
 calls=$(summary 2)
@@ -72,6 +72,8 @@ joins=$(ok_count JOIN)
 leaves=$(ok_count LEAVE)
 ok "some JOINs succeeded (${joins:-none})" [ "${joins:-0}" -gt 0 ]
 ok "some LEAVEs succeeded (${leaves:-none})" [ "${leaves:-0}" -gt 0 ]
+qctx=$(ok_count QUERY_CTX)
+ok "some QUERY_CTXs succeeded (${qctx:-none})" [ "${qctx:-0}" -gt 0 ]
 ok "SET_EVENTS succeeded ($(ok_count SET_EVENTS)) and refused bad sizes and reserved fields (EINVAL $(errno_count SET_EVENTS EINVAL))" \
 	set_events_both
 check "every errno is one Documentation/uapi.rst lists" errnos_documented $OUT

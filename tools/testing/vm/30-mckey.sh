@@ -21,12 +21,6 @@ COUNT=20
 SENDER_COUNT=$((5 * COUNT))	# per run: the more posted, the more sent
 DEADLINE=200			# seconds of sender runs at most
 
-# in_igmp DEV: /proc/net/igmp lists 239.1.1.1 under DEV.
-in_igmp() {
-	awk -v dev="$1" '/^[0-9]/ { d = $2 } $1 == "010101EF" && d == dev { f = 1 }
-			 END { exit !f }' /proc/net/igmp
-}
-not_in_igmp() { ! in_igmp "$1"; }
 not_running() { ! kill -0 "$1" 2>/dev/null; }
 
 # send_until_transmitted: run the sender until rxe0 has put COUNT datagrams
@@ -49,7 +43,7 @@ send_until_transmitted() {
 plan 6
 timeout 280 mckey -m $GROUP -b $BENCH_IP1 -C $COUNT > /tmp/mckey-recv.log 2>&1 &
 recv=$!
-ok "receiver joins: $GROUP appears in /proc/net/igmp on veth1" wait_for 30 in_igmp veth1
+ok "receiver joins: $GROUP appears in /proc/net/igmp on veth1" wait_for 30 in_igmp veth1 $GROUP
 ok "receiver's QP is attached (rxe1 put the group's MAC on veth1)" wait_for 30 qp_attached veth1 $GROUP
 check "sender on rxe0 runs until rxe0 has transmitted $COUNT datagrams" send_until_transmitted
 # every datagram on the wire after the attach reaches the receiver, which
@@ -60,4 +54,4 @@ rc=$?
 cat /tmp/mckey-recv.log
 ok "receiver's exit status is 0 and it reports 'data transfers complete'" \
 	bash -c "[ $rc -eq 0 ] && grep -q 'data transfers complete' /tmp/mckey-recv.log"
-ok "after the receiver left, veth1 no longer lists $GROUP" wait_for 10 not_in_igmp veth1
+ok "after the receiver left, veth1 no longer lists $GROUP" wait_for 10 not_in_igmp veth1 $GROUP

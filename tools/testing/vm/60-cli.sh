@@ -25,13 +25,6 @@
 LIVE=/sys/kernel/debug/rdma_mcm/live
 COUNT=20
 
-igmp_hex() { local IFS=.; set -- $1; printf '%02X%02X%02X%02X' "$4" "$3" "$2" "$1"; }
-in_igmp() { # in_igmp DEV GROUP
-	awk -v dev="$1" -v g="$(igmp_hex "$2")" \
-		'/^[0-9]/ { d = $2 } $1 == g && d == dev { f = 1 } END { exit !f }' \
-		/proc/net/igmp
-}
-not_in_igmp() { ! in_igmp "$@"; }
 igmp_groups() { awk '$1 ~ /^..0[67]..EF$/' /proc/net/igmp | wc -l; } # 239.6/7.x.x
 no_test_groups() { [ "$(igmp_groups)" -eq 0 ]; }
 live_members() { awk '$1 == "members" { print $2 }' $LIVE; }
@@ -254,13 +247,13 @@ ok "send still runs without its device" running $pid
 check "rdma link add rxe1 again" bench_rxe rxe1 veth1
 ok "send finished its count (exit 0)" wait_for 120 not_running $pid
 wait $pid
-rc=$?
+send_rc=$?		# not "rc": check() has a local of that name
 cat /tmp/hs.out
 send_healed() { grep -q '^device-removed ctx' /tmp/hs.out &&
 		grep -q '^device-added ctx' /tmp/hs.out &&
 		grep -q "^rejoined $G " /tmp/hs.out &&
 		grep -q "^sent $G count 40 of 40\$" /tmp/hs.out; }
-send_ok() { [ $rc -eq 0 ] && send_healed; }
+send_ok() { [ $send_rc -eq 0 ] && send_healed; }
 ok "send printed device-removed, device-added, rejoined, sent 40 of 40" send_ok
 check "remove the route to 239.6.0.0/16" ip route del 239.6.0.0/16 dev veth1
 all_clean() { no_test_groups && live_zero; }

@@ -157,6 +157,26 @@ qp_attached() {
 		'$2 == dev && $5 == mac { f = 1 } END { exit !f }' /proc/net/dev_mcast
 }
 
+# igmp_hex GROUP: an IPv4 group as /proc/net/igmp prints it
+# (239.2.2.2 -> 020202EF)
+igmp_hex() { local IFS=.; set -- $1; printf '%02X%02X%02X%02X' "$4" "$3" "$2" "$1"; }
+
+# in_igmp DEV GROUP: /proc/net/igmp lists GROUP under DEV
+in_igmp() {
+	awk -v dev="$1" -v g="$(igmp_hex "$2")" \
+		'/^[0-9]/ { d = $2 } $1 == g && d == dev { f = 1 } END { exit !f }' \
+		/proc/net/igmp
+}
+not_in_igmp() { ! in_igmp "$@"; }
+
+# igmp_count DEV REGEX: how many groups under DEV in /proc/net/igmp match
+# REGEX (an awk regex on the hex form: '^....08EF$' is 239.8.0.0/16)
+igmp_count() {
+	awk -v dev="$1" -v re="$2" \
+		'/^[0-9]/ { d = $2; next } d == dev && $1 ~ re { n++ } END { print n + 0 }' \
+		/proc/net/igmp
+}
+
 # soak_seconds DEFAULT: the run length; make soak sets mcmbench.soak=SECONDS
 soak_seconds() { echo "${MCM_SOAK:-$1}"; }
 

@@ -233,7 +233,8 @@ struct rdma_mcm_leave {
  * @cookie: the join's cookie
  * @handle: the membership's handle
  * @state: RDMA_MCM_STATE_*
- * @status: the error in RDMA_MCM_STATE_ERROR (a negative errno), else 0
+ * @status: the error in RDMA_MCM_STATE_ERROR, the reason it waits in
+ *	RDMA_MCM_STATE_WAITING (a negative errno), else 0
  * @join_flags: the join's flags
  * @addr_len: bytes of @addr used
  * @qkey: Q_Key, once joined

@@ -13,6 +13,8 @@
  *   -ENODEV,        the device went away, or the source address is no
  *   -EADDRNOTAVAIL  longer where it was: the context waits for a device
  *                   (rdma_mcm_device.c tells it when one appears)
+ *   -ENETUNREACH    (a route context's rejoin) no route to the group for
+ *                   the moment: retried with backoff
  * Permanent: -ECONNREFUSED (the SA refused the join), -EOPNOTSUPP (the
  * device cannot join the group), -EIO (what rdma_mcm does not expect).
  *
@@ -73,6 +75,9 @@ bool rdma_mcm_heals(struct rdma_mcm_ctx *ctx, int status)
 	case -ENODEV:
 	case -EADDRNOTAVAIL:
 		return true;
+	case -ENETUNREACH:
+		/* a route context's route, gone for a moment: retried */
+		return ctx->flags & RDMA_MCM_OPEN_ROUTE;
 	default:
 		return false;
 	}
@@ -264,6 +269,7 @@ static void rdma_mcm_rejoin_failed(struct rdma_mcm_ctx *ctx,
 static u64 rdma_mcm_rejoin_due(struct rdma_mcm_ctx *ctx, u64 now)
 {
 	struct rdma_mcm_membership *mb;
+	bool going;
 	u64 wait;
 	int ret;
 
@@ -271,7 +277,15 @@ static u64 rdma_mcm_rejoin_due(struct rdma_mcm_ctx *ctx, u64 now)
 	while ((mb = list_first_entry_or_null(&ctx->waiting,
 					      struct rdma_mcm_membership,
 					      wait_node))) {
-		if (!ctx->device || ctx->device_lost)
+		/*
+		 * A rejoin that found the device gone (or going) asked the
+		 * work to take it away: the rest wait for the next device,
+		 * not for the same failure once more each.
+		 */
+		spin_lock_bh(&ctx->lock);
+		going = ctx->device_lost_pending;
+		spin_unlock_bh(&ctx->lock);
+		if (!ctx->device || ctx->device_lost || going)
 			return now + READ_ONCE(rdma_mcm_backoff_max_ms);
 		if (mb->due_ms > now)
 			return mb->due_ms;

@@ -246,22 +246,69 @@ static void mcm_heal_leave_during_backoff(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
-/* A close while memberships wait leaves nothing, and joins nothing. */
+/*
+ * A close while memberships wait: the rejoin the backoff armed is no
+ * longer pending once close returns (the context is kept alive by a
+ * reference to look), nothing is joined again, nothing is left.
+ */
 static void mcm_heal_close_during_backoff(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
 
+	t->fake->real_arm = true;
 	mcm_join(test, ctx, MCM_GROUP(3), NULL, RDMA_MCM_FULLMEMBER);
 	mcm_join(test, ctx, MCM_GROUP(4), NULL, RDMA_MCM_FULLMEMBER);
 	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(3)),
 			  -ENETRESET, false);
 	rdma_mcm_flush();
+	KUNIT_ASSERT_TRUE(test, delayed_work_pending(&ctx->rejoin_work));
+	t->fake->clock_ms += MCM_MAX_MS * 2;	/* the rejoin is due */
+	refcount_inc(&ctx->ref);
 	rdma_mcm_close(ctx);
-	t->fake->clock_ms += MCM_MAX_MS * 2;
+	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&ctx->rejoin_work));
+	t->fake->real_arm = false;
+	rdma_mcm_rejoin_run(ctx);	/* as a rejoin work that ran late */
+	rdma_mcm_ctx_put(ctx);
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 2);
 	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
+}
+
+/*
+ * A rejoin that finds the device gone stops the context's rejoins: the
+ * other due memberships wait for the next device instead of failing the
+ * same way, one rdma_join_multicast() each, as fast as the rate allows
+ * (with rejoin_rate 0, for ever, under the context's mutex).
+ */
+static void mcm_heal_rejoin_finds_device_gone(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	u32 h[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		h[i] = mcm_join(test, ctx, MCM_GROUP(40 + i), NULL,
+				RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	for (i = 0; i < 3; i++)
+		mcm_fake_complete(t->fake,
+				  mcm_fake_join_of(test, MCM_GROUP(40 + i)),
+				  -ENETRESET, false);
+	rdma_mcm_flush();
+	KUNIT_ASSERT_EQ(test, t->rec.rejoining, 3);
+	t->fake->join_ret = -ENODEV;
+	mcm_tick(test, ctx, MCM_MAX_MS * 2);	/* all three are due */
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 4);
+	KUNIT_EXPECT_EQ(test, t->rec.removed, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.errors, 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h[i]),
+				RDMA_MCM_WAITING);
+	t->fake->join_ret = 0;
+	rdma_mcm_close(ctx);
 }
 
 /* A leave while the rejoin is in rdma_cm: the rejoin is cancelled. */
@@ -545,6 +592,7 @@ static struct kunit_case rdma_mcm_heal_cases[] = {
 	KUNIT_CASE_SLOW(mcm_heal_rate_limit_10k),
 	KUNIT_CASE(mcm_heal_leave_during_backoff),
 	KUNIT_CASE(mcm_heal_close_during_backoff),
+	KUNIT_CASE(mcm_heal_rejoin_finds_device_gone),
 	KUNIT_CASE(mcm_heal_leave_during_rejoin),
 	KUNIT_CASE(mcm_heal_leave_from_rejoining),
 	KUNIT_CASE(mcm_heal_permanent_errors),

@@ -51,9 +51,12 @@ DECLARE_FAULT_ATTR(rdma_mcm_fail_alloc_attr);
 static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 {
 	rdma_mcm_registry_del(ctx);
-	/* never called from ctx->work itself: see rdma_mcm_close() */
-	cancel_work_sync(&ctx->work);
+	/*
+	 * Never called from ctx->work itself: see rdma_mcm_close(). The
+	 * rejoin work first: it may queue ctx->work.
+	 */
 	cancel_delayed_work_sync(&ctx->rejoin_work);
+	cancel_work_sync(&ctx->work);
 	WARN_ON_ONCE(!list_empty(&ctx->slots));
 	WARN_ON_ONCE(!xa_empty(&ctx->members));
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->groups));
@@ -181,7 +184,7 @@ void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 	slot = rdma_mcm_slot_create(ctx);
 	if (IS_ERR(slot)) {
 		ctx->device_lost = true;
-		ctx->device = NULL;
+		rdma_mcm_ctx_clear_device(ctx);
 		return;
 	}
 	pr_debug("context %u found device %s port %u\n", ctx->id,
@@ -431,10 +434,13 @@ void rdma_mcm_close(struct rdma_mcm_ctx *ctx)
 	rdma_mcm_ctx_clear_device(ctx);
 	mutex_unlock(&ctx->mutex);
 
+	/* no rejoin is pending after close (it would find ctx->closing) */
 	if (in_callback) {
+		cancel_delayed_work(&ctx->rejoin_work);
 		queue_work(rdma_mcm_wq, &ctx->free_work);
 		return;
 	}
+	cancel_delayed_work_sync(&ctx->rejoin_work);
 	cancel_work_sync(&ctx->work);
 	rdma_mcm_ctx_put(ctx);
 }

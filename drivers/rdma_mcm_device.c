@@ -420,6 +420,8 @@ static int rdma_mcm_ib_add_one(struct ib_device *device)
 	INIT_IB_EVENT_HANDLER(&dev->handler, device, rdma_mcm_dev_event);
 	ib_register_event_handler(&dev->handler);
 	dev->has_handler = true;
+	/* a GID change before the handler was there: look once more */
+	rdma_mcm_dev_changed(device, 0, false);
 	return 0;
 }
 

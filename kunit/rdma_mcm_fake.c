@@ -501,6 +501,8 @@ static void fake_arm(const struct rdma_mcm_backend *be,
 
 	WRITE_ONCE(fake->armed_delay_ms, delay_ms);
 	WRITE_ONCE(fake->armed, READ_ONCE(fake->armed) + 1);
+	if (READ_ONCE(fake->real_arm))
+		mod_delayed_work(rdma_mcm_wq, &ctx->rejoin_work, 3600 * HZ);
 }
 
 /**

@@ -141,6 +141,11 @@ struct mcm_fake {
 	u64 clock_ms;
 	u32 jitter;		/* random(range) answers min(jitter, range - 1) */
 	int armed;		/* times the manager armed a rejoin run */
+	/*
+	 * arm the real rejoin work too, an hour ahead (it never runs in a
+	 * test): a case can see whether it is still pending
+	 */
+	bool real_arm;
 	unsigned long armed_delay_ms;
 
 	/* when each rdma_join_multicast() was called, on the clock */

@@ -21,11 +21,18 @@ static bool rdma_mcm_wants(const struct rdma_mcm_ufile *file, u8 type)
 	return file->event_mask & RDMA_MCM_EVENT_BIT(type);
 }
 
+/*
+ * Queue @uev at the end; one still unread moves to the end, so the last
+ * event read of a membership (or context) is always its latest: after
+ * REJOINING, REJOINED, REJOINING, the reader sees REJOINED then REJOINING.
+ */
 static void rdma_mcm_queue_event(struct rdma_mcm_ufile *file,
 				 struct rdma_mcm_uevent *uev)
 {
 	lockdep_assert_held(&file->ev_lock);
-	if (!uev->queued && rdma_mcm_wants(file, uev->type)) {
+	if (uev->queued) {
+		list_move_tail(&uev->node, &file->events);
+	} else if (rdma_mcm_wants(file, uev->type)) {
 		list_add_tail(&uev->node, &file->events);
 		uev->queued = true;
 	}

@@ -252,6 +252,55 @@ static int read_until_rejoined(int fd, uint32_t h, struct got *g, int sec)
 	return 0;
 }
 
+/* The index of the last event of @type for @ctx and @handle, or -1 */
+static int last_event(const struct got *g, uint32_t type, uint32_t ctx,
+		      uint32_t handle)
+{
+	int i;
+
+	for (i = g->n - 1; i >= 0; i--)
+		if (g->ev[i].event == type && g->ev[i].ctx_id == ctx &&
+		    g->ev[i].handle == handle)
+			return i;
+	return -1;
+}
+
+/*
+ * Two resets before the file reads: an event of a type still queued moves
+ * to the end, so what is read last is the state the context and the
+ * membership @h are in (REJOINED then REJOINING, DEVICE_ADDED then
+ * DEVICE_REMOVED), one event of each type. Then the device comes back.
+ */
+static void two_resets_unread(int fd, uint32_t ctx, uint32_t h)
+{
+	static const char *const del[] = {
+		"rdma", "link", "delete", "rxe1", NULL,
+	};
+	struct rdma_mcm_member m;
+	int add, rem, rjg, rjd, ok;
+	struct got g;
+
+	read_all(fd, &g);
+	ok = !run_cmd(del) && readd_rxe1() && wait_joined(fd, ctx, h, &m) &&
+	     !run_cmd(del);
+	report(ok, "rdma link delete, add (joined again), delete, nothing read");
+	read_all(fd, &g);
+	add = last_event(&g, RDMA_MCM_EVENT_DEVICE_ADDED, ctx, 0);
+	rem = last_event(&g, RDMA_MCM_EVENT_DEVICE_REMOVED, ctx, 0);
+	rjd = last_event(&g, RDMA_MCM_EVENT_REJOINED, ctx, h);
+	rjg = last_event(&g, RDMA_MCM_EVENT_REJOINING, ctx, h);
+	report(g.n == 4 && g.clean && add >= 0 && add < rjd && rjd < rjg &&
+	       rjg < rem,
+	       "... read: DEVICE_ADDED, REJOINED, REJOINING, DEVICE_REMOVED, the latest last (%d events: %d %d %d %d)",
+	       g.n, add, rjd, rjg, rem);
+	ok = !query(fd, ctx, h, &m);
+	report(ok && m.state == RDMA_MCM_STATE_WAITING && m.rejoins == 2,
+	       "... the membership waits, joined again twice before (%u, %u)",
+	       m.state, m.rejoins);
+	report(readd_rxe1() && read_until_rejoined(fd, h, &g, 60),
+	       "rxe1 is back: DEVICE_ADDED and REJOINED once more");
+}
+
 void test_heal_device_reset(void)
 {
 	static const char *const del[] = {
@@ -350,6 +399,7 @@ void test_heal_device_reset(void)
 	       m.rejoins);
 	read_all(fo, &g);
 	report(g.n == 0, "... it reads no event (%d)", g.n);
+	two_resets_unread(fa, a, h1);
 	close(fa);
 	close(fo);
 	report(igmp_lists("011506EF") == 0 && igmp_lists("031506EF") == 0,

@@ -356,7 +356,9 @@ int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
  * too small for RoCE); -ENETDOWN on InfiniBand when the port has no SA
  * record of its partition yet; -EADDRNOTAVAIL when a new rdma_cm_id could
  * not bind the source address (gone from the host, or rdma_cm's UDP port
- * space exhausted); -ENOMEM; -EIO for an error of rdma_cm that rdma_mcm
+ * space exhausted); in a context opened with %RDMA_MCM_OPEN_ROUTE,
+ * -ENETUNREACH or -ETIMEDOUT when the route for a new rdma_cm_id cannot be
+ * found or resolved; -ENOMEM; -EIO for an error of rdma_cm that rdma_mcm
  * does not expect (logged).
  */
 int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,

@@ -192,9 +192,11 @@ static int ud_join(struct ud *u)
 	u->m = cli_member_new(cli, u->o->group, u->o->join_flags);
 	if (!u->m || cli_ensure_ctx(cli, (struct sockaddr *)&u->m->addr))
 		return -1;
-	u->dev = cli_open_dev(cli);
-	if (!u->dev)
-		return -1;
+	/*
+	 * The device is opened once joined, not before: join_sync waits
+	 * across a device reset, which would wait for this process to close
+	 * the device (rxe has no disassociate_ucontext).
+	 */
 	if (rdma_mcm_join_sync(cli->ch, cli->ctx_id,
 			       (struct sockaddr *)&u->m->addr,
 			       u->o->join_flags, 1, remaining(u), &u->joined)) {
@@ -202,6 +204,9 @@ static int ud_join(struct ud *u)
 		return -1;
 	}
 	u->m->handle = u->joined.handle;
+	u->dev = cli_open_dev(cli);
+	if (!u->dev)
+		return -1;
 	cli->events++;
 	out_event(cli, &u->joined, u->m->name);
 	return 0;

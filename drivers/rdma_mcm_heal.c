@@ -239,8 +239,11 @@ void rdma_mcm_rejoin_kick(struct rdma_mcm_ctx *ctx)
 	ctx->be->arm(ctx->be, ctx, 0);
 }
 
-/* A rejoin failed with @ret: wait again, wait for a device, or give up. */
-static void rdma_mcm_rejoin_failed(struct rdma_mcm_ctx *ctx,
+/*
+ * A rejoin failed with @ret: wait again, wait for a device, or give up.
+ * Returns true when the device is gone (or going): no rejoin can work.
+ */
+static bool rdma_mcm_rejoin_failed(struct rdma_mcm_ctx *ctx,
 				   struct rdma_mcm_membership *mb, int ret)
 {
 	bool device = ret == -ENODEV || ret == -EADDRNOTAVAIL;
@@ -260,6 +263,7 @@ static void rdma_mcm_rejoin_failed(struct rdma_mcm_ctx *ctx,
 		queue_work(rdma_mcm_wq, &ctx->work);
 	if (device)
 		rdma_mcm_ctx_lose_device(ctx);
+	return device;
 }
 
 /*
@@ -280,7 +284,9 @@ static u64 rdma_mcm_rejoin_due(struct rdma_mcm_ctx *ctx, u64 now)
 		/*
 		 * A rejoin that found the device gone (or going) asked the
 		 * work to take it away: the rest wait for the next device,
-		 * not for the same failure once more each.
+		 * not for the same failure once more each. (The work clears
+		 * the flag before it has the mutex: the loop stops on its
+		 * own failure below.)
 		 */
 		spin_lock_bh(&ctx->lock);
 		going = ctx->device_lost_pending;
@@ -293,8 +299,8 @@ static u64 rdma_mcm_rejoin_due(struct rdma_mcm_ctx *ctx, u64 now)
 			return now + wait;
 		rdma_mcm_wait_stop(ctx, mb);
 		ret = rdma_mcm_member_join(ctx, mb);
-		if (ret)
-			rdma_mcm_rejoin_failed(ctx, mb, ret);
+		if (ret && rdma_mcm_rejoin_failed(ctx, mb, ret))
+			return now + READ_ONCE(rdma_mcm_backoff_max_ms);
 		cond_resched();
 	}
 	return 0;

@@ -339,6 +339,61 @@ static void mcm_heal_leave_during_rejoin(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
+/*
+ * A close while a rejoin is in rdma_cm: rdma_cm's membership is left, the
+ * late completion is dropped, nothing is left.
+ */
+static void mcm_heal_close_during_rejoin(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	struct mcm_fake_join *join;
+
+	mcm_join(test, ctx, MCM_GROUP(8), &t->fake->qp, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(8)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	mcm_tick(test, ctx, MCM_MIN_MS * 2);
+	KUNIT_ASSERT_EQ(test, t->fake->joins_called, 2);
+	join = mcm_fake_join_of(test, MCM_GROUP(8));
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, join->leaves, 1);
+	mcm_fake_complete(t->fake, join, 0, true);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
+}
+
+/*
+ * ->rejoining() closes the context (a callback may): the context goes
+ * once the callback returns, with the rejoin it had armed; nothing is
+ * joined again, nothing is left.
+ */
+static void mcm_heal_close_from_rejoining(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	int before = atomic_read(&rdma_mcm_live_contexts);
+
+	t->fake->real_arm = true;
+	t->rec.close_on_rejoining = true;
+	mcm_join(test, ctx, MCM_GROUP(9), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_join(test, ctx, MCM_GROUP(10), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(9)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	rdma_mcm_flush();		/* the free work */
+	KUNIT_EXPECT_EQ(test, t->rec.rejoining, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rdma_mcm_live_contexts),
+			before - 1);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 2);
+	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
+	t->fake->real_arm = false;
+}
+
 /* ->rejoining() may leave its own membership: it is not joined again. */
 static void mcm_heal_leave_from_rejoining(struct kunit *test)
 {
@@ -594,6 +649,8 @@ static struct kunit_case rdma_mcm_heal_cases[] = {
 	KUNIT_CASE(mcm_heal_close_during_backoff),
 	KUNIT_CASE(mcm_heal_rejoin_finds_device_gone),
 	KUNIT_CASE(mcm_heal_leave_during_rejoin),
+	KUNIT_CASE(mcm_heal_close_during_rejoin),
+	KUNIT_CASE(mcm_heal_close_from_rejoining),
 	KUNIT_CASE(mcm_heal_leave_from_rejoining),
 	KUNIT_CASE(mcm_heal_permanent_errors),
 	KUNIT_CASE(mcm_heal_device_gone_and_back),

@@ -96,6 +96,8 @@ static void mcm_rec_rejoining(void *priv, u32 handle, void *context,
 	rec->last_rejoining_handle = handle;
 	if (rec->leave_on_rejoining)
 		rec->action_ret = rdma_mcm_leave(rec->ctx, handle);
+	if (rec->close_on_rejoining)
+		rdma_mcm_close(rec->ctx);
 	mcm_rec_leave(rec);
 }
 

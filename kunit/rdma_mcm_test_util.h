@@ -53,6 +53,7 @@ struct mcm_rec {
 	int set_qp_ret;
 	struct ib_qp *qp_on_added;	/* rdma_mcm_set_qp() in ->device_added() */
 	bool leave_on_rejoining;	/* ->rejoining() leaves its membership */
+	bool close_on_rejoining;	/* ->rejoining() closes the context */
 	int order_errors;		/* ->rejoined() before ->device_added() */
 
 	atomic_t in_callback;	/* callbacks running now */

@@ -301,6 +301,10 @@ static void stats_add(struct stats *to, const struct stats *from)
 	for (e = 0; e < MAX_ERRNO; e++)
 		to->ev_error[e] += from->ev_error[e];
 	to->ev_removed += from->ev_removed;
+	to->ev_rejoining += from->ev_rejoining;
+	to->ev_rejoined += from->ev_rejoined;
+	to->ev_added += from->ev_added;
+	to->heal_ctx += from->heal_ctx;
 	to->records += from->records;
 	to->violations += from->violations;
 }
@@ -374,6 +378,10 @@ static void print_stats(const struct stats *s, double secs)
 			printf("event ERROR %s %lu\n", ename(e),
 			       s->ev_error[e]);
 	printf("event DEVICE_REMOVED ENODEV %lu\n", s->ev_removed);
+	printf("event REJOINING 0 %lu\n", s->ev_rejoining);
+	printf("event REJOINED 0 %lu\n", s->ev_rejoined);
+	printf("event DEVICE_ADDED 0 %lu\n", s->ev_added);
+	printf("healing contexts %lu\n", s->heal_ctx);
 	printf("records %lu\n", s->records);
 	printf("stress: ops %lu violations %lu seconds %.1f processes %u threads %u seed %llu\n",
 	       ops, s->violations, secs, procs, threads,

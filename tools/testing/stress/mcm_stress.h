@@ -51,6 +51,8 @@ struct stats {
 	unsigned long ev_joined;
 	unsigned long ev_error[MAX_ERRNO];
 	unsigned long ev_removed;
+	unsigned long ev_rejoining, ev_rejoined, ev_added;
+	unsigned long heal_ctx;		/* healing contexts created */
 	unsigned long records;
 	unsigned long violations;
 };
@@ -80,8 +82,10 @@ struct live {
 struct ctxinfo {
 	uint32_t id;
 	unsigned int src;	/* index in the sources */
-	bool removed;		/* its DEVICE_REMOVED was read */
+	bool removed;		/* its DEVICE_REMOVED was read (not healing) */
 	bool enodev;		/* a JOIN on it failed with ENODEV */
+	bool heal;		/* RDMA_MCM_CTX_HEAL */
+	bool dr_seen;		/* a DEVICE_REMOVED of it was read */
 	unsigned int dr_epoch;	/* the file's dr_epoch when created */
 };
 
@@ -152,6 +156,7 @@ void op_close(struct thread *t, struct file *f);
 
 /* mcm_stress_events.c */
 bool status_documented(int32_t status);
+bool status_waiting(int32_t status);
 void negotiate(struct thread *t, struct file *f, bool fixed);
 void op_set_events(struct thread *t, struct file *f);
 void op_read(struct thread *t, struct file *f);

@@ -20,6 +20,11 @@
  *     of all of its memberships (each JOINING or JOINED one gets one,
  *     one already in ERROR had its own before) when the file asked for
  *     ERROR since they were joined; no event of its memberships after it;
+ *   - a healing context (a third of them): DEVICE_REMOVED of one of the
+ *     lost source only, its memberships REJOINING (not ERROR) with a
+ *     status uapi.rst lists for waiting, REJOINED, DEVICE_ADDED; no
+ *     REJOINING, REJOINED or DEVICE_ADDED for a context that does not
+ *     heal, and no membership of one WAITING;
  *   - a context on which JOIN failed with ENODEV has lost its device, or
  *     is losing it: its DEVICE_REMOVED must come. At the end of the run,
  *     each thread waits for those its private file asked for (a liveness
@@ -56,6 +61,13 @@ bool status_documented(int32_t status)
 	default:
 		return false;
 	}
+}
+
+/* The reason of a REJOINING event, and the status of a waiting member */
+bool status_waiting(int32_t status)
+{
+	return status_documented(status) || status == -EADDRNOTAVAIL ||
+	       status == -ENETDOWN || status == -ENETUNREACH;
 }
 
 /* Ask for @a; the file reads what the kernel answers from now on. */
@@ -101,11 +113,11 @@ void negotiate(struct thread *t, struct file *f, bool all)
 	if (!all && !pick(t, 4))
 		return;
 	for (type = RDMA_MCM_EVENT_JOINED;
-	     type <= RDMA_MCM_EVENT_DEVICE_REMOVED; type++)
+	     type <= RDMA_MCM_EVENT_DEVICE_ADDED; type++)
 		if (all || pick(t, 4))
 			a.event_mask |= RDMA_MCM_EVENT_BIT(type);
-	if (!pick(t, 4))
-		a.event_mask |= 1ULL << (pick(t, 2) ? 0 : 4 + pick(t, 60));
+	if (!pick(t, 4))	/* and a type the kernel does not know */
+		a.event_mask |= 1ULL << (pick(t, 2) ? 0 : 7 + pick(t, 57));
 	a.event_size = sizes[pick(t, sizeof(sizes) / sizeof(sizes[0]))];
 	set_events(t, f, &a);
 }
@@ -145,11 +157,19 @@ static void device_removed(struct thread *t, struct file *f, uint32_t id)
 			 id);
 		return;
 	}
-	if (c->removed)
-		violated(t, "a second DEVICE_REMOVED of context %u", id);
 	if (lost_src < 0 || c->src != (unsigned int)lost_src)
 		violated(t, "DEVICE_REMOVED of context %u on source %u",
 			 id, c->src);
+	c->dr_seen = true;
+	/*
+	 * A healing context's: once per loss, its memberships wait (no
+	 * ERROR). Losses and finds whose events were not read yet merge
+	 * (the latest of each type read last): no order to check here.
+	 */
+	if (c->heal)
+		return;
+	if (c->removed)
+		violated(t, "a second DEVICE_REMOVED of context %u", id);
 	for (i = 0; WANTS(f, RDMA_MCM_EVENT_ERROR) && i < f->nlive; i++)
 		if (f->live[i].ctx == id && !f->live[i].err_seen &&
 		    f->live[i].err_epoch == f->err_epoch)
@@ -166,6 +186,11 @@ static void device_removed_shared(struct thread *t, struct file *f,
 
 	pthread_mutex_lock(&f->lock);
 	c = ctx_find(f, id);	/* another thread may have destroyed it */
+	if (c && c->heal) {
+		c->dr_seen = true;
+		pthread_mutex_unlock(&f->lock);
+		return;
+	}
 	if (c && c->removed)
 		violated(t, "a second DEVICE_REMOVED of context %u (shared file)",
 			 id);
@@ -175,6 +200,24 @@ static void device_removed_shared(struct thread *t, struct file *f,
 	if (c)
 		c->removed = true;
 	pthread_mutex_unlock(&f->lock);
+}
+
+/* DEVICE_ADDED of context @id, read from a private file. */
+static void device_added(struct thread *t, struct file *f, uint32_t id)
+{
+	struct ctxinfo *c = ctx_find(f, id);
+
+	if (!c) {
+		violated(t, "DEVICE_ADDED of context %u, which the file does not hold",
+			 id);
+		return;
+	}
+	if (!c->heal)
+		violated(t, "DEVICE_ADDED of context %u, which does not heal",
+			 id);
+	if (lost_src < 0 || c->src != (unsigned int)lost_src)
+		violated(t, "DEVICE_ADDED of context %u on source %u",
+			 id, c->src);
 }
 
 /* One record read from @f. */
@@ -196,11 +239,32 @@ static void check_event(struct thread *t, struct file *f,
 			 e->ctx_id, e->reserved);
 	switch (e->event) {
 	case RDMA_MCM_EVENT_JOINED:
-		t->st.ev_joined++;
+	case RDMA_MCM_EVENT_REJOINED:
+		if (e->event == RDMA_MCM_EVENT_JOINED)
+			t->st.ev_joined++;
+		else
+			t->st.ev_rejoined++;
 		if (!e->handle || e->status || e->is_global != 1)
-			violated(t, "JOINED: handle %u status %d is_global %u",
+			violated(t, "%s: handle %u status %d is_global %u",
+				 e->event == RDMA_MCM_EVENT_JOINED ?
+				 "JOINED" : "REJOINED",
 				 e->handle, e->status, e->is_global);
 		break;
+	case RDMA_MCM_EVENT_REJOINING:
+		t->st.ev_rejoining++;
+		if (!e->handle || !status_waiting(e->status))
+			violated(t, "REJOINING: handle %u status %d",
+				 e->handle, e->status);
+		break;
+	case RDMA_MCM_EVENT_DEVICE_ADDED:
+		t->st.ev_added++;
+		if (e->handle || e->cookie || e->status || !e->port_num)
+			violated(t, "DEVICE_ADDED: handle %u cookie %llu status %d port %u",
+				 e->handle, (unsigned long long)e->cookie,
+				 e->status, e->port_num);
+		if (f->own)
+			device_added(t, f, e->ctx_id);
+		return;
 	case RDMA_MCM_EVENT_ERROR:
 		t->st.ev_error[-e->status > 0 && -e->status < MAX_ERRNO ?
 			       -e->status : 0]++;
@@ -232,6 +296,11 @@ static void check_event(struct thread *t, struct file *f,
 	if (c && c->removed)
 		violated(t, "event %u for handle %u after its context's DEVICE_REMOVED",
 			 e->event, e->handle);
+	if (c && !c->heal && (e->event == RDMA_MCM_EVENT_REJOINING ||
+			      e->event == RDMA_MCM_EVENT_REJOINED))
+		violated(t, "event %u for handle %u of context %u, which does not heal",
+			 e->event, e->handle, c->id);
+
 	if (e->event == RDMA_MCM_EVENT_ERROR)
 		l->err_seen = true;
 }
@@ -283,7 +352,7 @@ static int notices_due(struct file *f, bool report, struct thread *t)
 	for (i = 0; i < f->nctx; i++) {
 		struct ctxinfo *c = &f->ctx[i];
 
-		if (!c->enodev || c->removed ||
+		if (!c->enodev || c->dr_seen ||
 		    c->src != (unsigned int)lost_src ||
 		    c->dr_epoch != f->dr_epoch)
 			continue;

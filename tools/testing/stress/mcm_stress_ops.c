@@ -139,14 +139,18 @@ void op_create(struct thread *t, struct file *f)
 		return;
 	sin.sin_port = htons(any_port(t));
 	memcpy(a.src, &sin, sizeof(sin));
+	if (!pick(t, 3))
+		a.flags = RDMA_MCM_CTX_HEAL;
 	ret = xioctl(f->fd, RDMA_MCM_IOC_CREATE_CTX, &a);
 	count(t, C_CREATE, ret);
 	if (ret)
 		return;
+	t->st.heal_ctx += !!a.flags;
 	lock_shared(f);
 	if (f->nctx < MAX_CTX)
 		f->ctx[f->nctx++] = (struct ctxinfo){
 			.id = a.ctx_id, .src = s, .dr_epoch = f->dr_epoch,
+			.heal = !!a.flags,
 		};
 	unlock_shared(f);
 }
@@ -205,7 +209,7 @@ static void joined_on(struct thread *t, struct ctxinfo *c, int ret,
 {
 	if (ret == ENODEV)
 		c->enodev = true;
-	if (!c->removed)
+	if (!c->removed)	/* never set for a healing context */
 		return;
 	if (!ret)
 		violated(t, "%s on context %u worked after its DEVICE_REMOVED",
@@ -322,10 +326,18 @@ void op_leave(struct thread *t, struct file *f, int by_addr)
 static void reported(struct thread *t, struct ctxinfo *c,
 		     const struct rdma_mcm_member *m, const char *what)
 {
-	if (m->state == RDMA_MCM_STATE_ERROR ? !status_documented(m->status) :
-	    m->status)
-		violated(t, "%s of handle %u: state %u status %d", what,
-			 m->handle, m->state, m->status);
+	bool bad;
+
+	if (m->state == RDMA_MCM_STATE_ERROR)
+		bad = !status_documented(m->status);
+	else if (m->state == RDMA_MCM_STATE_WAITING)
+		bad = !status_waiting(m->status) || (c && !c->heal);
+	else
+		bad = m->status || m->state > RDMA_MCM_STATE_WAITING;
+	if (bad)
+		violated(t, "%s of handle %u: state %u status %d%s", what,
+			 m->handle, m->state, m->status,
+			 c && !c->heal ? " (a context that does not heal)" : "");
 	if (c && c->removed && m->state != RDMA_MCM_STATE_ERROR)
 		violated(t, "%s of handle %u, context %u removed: state %u",
 			 what, m->handle, c->id, m->state);

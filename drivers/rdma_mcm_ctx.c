@@ -33,6 +33,7 @@
 #include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 
@@ -63,6 +64,7 @@ static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 	xa_destroy(&ctx->members);
 	mutex_destroy(&ctx->mutex);
 	put_net(ctx->net);
+	mem_cgroup_put(ctx->memcg);
 	kfree(ctx);
 	atomic_dec(&rdma_mcm_live_contexts);
 	module_put(THIS_MODULE);
@@ -268,6 +270,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	refcount_set(&ctx->ref, 1);
 	ctx->flags = flags;
 	ctx->net = get_net(net);
+	/* a kernel ULP's (no mm) is the root's: nothing is charged */
+	ctx->memcg = current->mm ? get_mem_cgroup_from_mm(current->mm) : NULL;
 	ctx->ops = ops;
 	ctx->priv = priv;
 	ctx->be = be;

@@ -36,6 +36,7 @@
 #include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 
 #include "rdma_mcm_internal.h"
 
@@ -319,15 +320,18 @@ static u64 rdma_mcm_rejoin_due(struct rdma_mcm_ctx *ctx, u64 now)
  */
 void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 {
+	struct mem_cgroup *old_memcg;
+	struct rdma_mcm_membership *mb;
 	bool look, now_all;
 	u64 now, next;
-	struct rdma_mcm_membership *mb;
 
 	mutex_lock(&ctx->mutex);
 	if (ctx->closing) {
 		mutex_unlock(&ctx->mutex);
 		return;
 	}
+	/* a worker's allocations, charged to the context's opener */
+	old_memcg = set_active_memcg(ctx->memcg);
 	spin_lock_bh(&ctx->lock);
 	look = ctx->look_for_device;
 	ctx->look_for_device = false;
@@ -347,6 +351,7 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	       rdma_mcm_rejoin_due(ctx, now) : 0;
 	if (next)
 		ctx->be->arm(ctx->be, ctx, next > now ? next - now : 0);
+	set_active_memcg(old_memcg);
 	mutex_unlock(&ctx->mutex);
 }
 

@@ -35,6 +35,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/list.h>
+#include <linux/memcontrol.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/rbtree.h>
@@ -288,11 +289,14 @@ struct rdma_mcm_membership {
  * @look_for_device: a device appeared or changed: a context without one
  *	tries to find one, one with a device checks it is still its
  * @rejoin_now: the port came back: waiting memberships need not wait
+ * @memcg: the opener's memory cgroup: what the context's works allocate
+ *	(slots and ids of rejoins, a new device's) is charged to it
  */
 struct rdma_mcm_ctx {
 	refcount_t ref;
 	u32 id;
 	struct net *net;
+	struct mem_cgroup *memcg;
 	union rdma_mcm_addr src;
 	u32 flags;
 	const struct rdma_mcm_ops *ops;

@@ -316,11 +316,10 @@ static void check_query_ctx(struct worker *w, const struct call *c)
 	if (q.ctx_id != in ||
 	    q.flags & ~(RDMA_MCM_CTX_HEAL | RDMA_MCM_CTX_ROUTE) ||
 	    !q.src_len || q.src_len > RDMA_MCM_ADDR_SIZE || !q.port_num ||
-	    !q.dev_name[0] || memchr(q.dev_name, 0, sizeof(q.dev_name)) ==
-			      NULL || q.reserved[0] || q.reserved[1])
-		violated(w, "QUERY_CTX of %u: ctx_id %u flags 0x%x src_len %u port %u dev_name[0] 0x%02x",
-			 in, q.ctx_id, q.flags, q.src_len, q.port_num,
-			 (uint8_t)q.dev_name[0]);
+	    !q.dev_name[0] || !memchr(q.dev_name, 0, sizeof(q.dev_name)) ||
+	    q.reserved[0] || q.reserved[1])
+		violated(w, "QUERY_CTX of %u: ctx_id %u flags 0x%x src_len %u port %u",
+			 in, q.ctx_id, q.flags, q.src_len, q.port_num);
 }
 
 /* The outputs of a successful command, which wrote them back. */

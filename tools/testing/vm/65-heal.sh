@@ -3,7 +3,8 @@
 #
 # Healing at scale, on the real rxe: 1,000 full-member memberships in three
 # rdma-mcm join sessions (healing, the default), a healing test ULP with its
-# own UD QP, and an rdma-mcm recv holding its QP, all on rxe1. Then:
+# own UD QP, an rdma-mcm recv and the example tools/examples/mcm_recv_heal.c
+# (verbs objects of its own) holding their QPs, all on rxe1. Then:
 #
 #  - rdma link delete rxe1 completes while they all hold the device (no
 #    process keeps ib_uverbs_remove_one() waiting); every membership waits
@@ -13,7 +14,8 @@
 #    each session lists all its groups joined with rejoins 1, IGMP lists
 #    all 1,000 on veth1 again, the ULP got device_added once, rebuilt its
 #    QP and attached it again (set_qp without error) and receives what
-#    rdma-mcm send sends after the recovery, as does the recv;
+#    rdma-mcm send sends after the recovery, as do the recv and the
+#    example (which released and rebuilt its verbs objects);
 #  - a port flap (veth1 down and up, rxe1's port DOWN then ACTIVE) leaves
 #    every membership joined, IGMP lists them all, and the ULP receives
 #    (on RoCE nothing is lost: no rejoin; the diagnostic counts them);
@@ -34,6 +36,7 @@ SESSIONS=3
 COUNT=20		# datagrams a receiver must have
 GU=239.9.0.1		# the ULP's group
 GR=239.9.0.2		# the recv's group
+GE=239.9.0.3		# the example's (tools/examples/mcm_recv_heal.c)
 HEX_RE='^....0[89]EF$'	# 239.8.0.0/16 and 239.9.0.0/16 in /proc/net/igmp
 
 # group K (0 <= K < N): 239.8.(K / 250).(K % 250 + 1)
@@ -121,7 +124,7 @@ send_until() {
 port_state() { rdma link show rxe1/1 | awk '{ for (i = 1; i < NF; i++) if ($i == "state") print $(i + 1) }'; }
 port_is() { [ "$(port_state)" = "$1" ]; }
 
-plan 53
+plan 56
 
 check "rdma_mcm loads" modprobe rdma_mcm
 # --- the owners -----------------------------------------------------------
@@ -146,7 +149,10 @@ ok "the ULP's membership is joined, QP attached" wait_for 30 ulp_joined_attached
 rdma-mcm -b $BENCH_IP1 -t 600 recv $GR -c $COUNT > /tmp/healr.out 2>&1 &
 rpid=$!
 ok "rdma-mcm recv joined $GR and attached its QP" wait_for 30 qp_attached veth1 $GR
-ok "IGMP lists the $N groups, the ULP's and the recv's on veth1" wait_for 30 igmp_is $((N + 2))
+mcm_recv_heal -b $BENCH_IP1 -t 600 -c $COUNT $GE > /tmp/heale.out 2>&1 &
+epid=$!
+ok "mcm_recv_heal joined $GE and attached its QP" wait_for 30 qp_attached veth1 $GE
+ok "IGMP lists the $N groups, the ULP's and the receivers' on veth1" wait_for 30 igmp_is $((N + 3))
 check "the ULP receives what rdma-mcm sends to $GU" send_until $GU rx_at_least $COUNT
 
 # --- device reset ---------------------------------------------------------
@@ -154,7 +160,7 @@ t0=$(date +%s)
 check "rdma link delete rxe1 under all of them completes" timeout 60 rdma link delete rxe1
 diag "rdma link delete rxe1 took $(( $(date +%s) - t0 )) s"
 show_sessions
-ok "the sessions and the recv still run" sh -c "kill -0 ${pids[*]} $rpid"
+ok "the sessions and the receivers still run" sh -c "kill -0 ${pids[*]} $rpid $epid"
 ok "each session printed a rejoining line per group" \
 	wait_for 60 all_sessions_count 'rejoining'
 ok "each session printed device-removed" \
@@ -178,7 +184,7 @@ ok "the ULP's membership is joined again with its new QP attached" \
 	wait_for 60 ulp_joined_attached $GU
 ok "the ULP attached its QP without error (set_qp_errors 0)" stat_is set_qp_errors 0
 ok "the ULP's membership counts one rejoin" eval 'ulp_member $GU | grep -q " rejoins=1$"'
-ok "IGMP lists all $((N + 2)) groups on veth1 again" wait_for 60 igmp_is $((N + 2))
+ok "IGMP lists all $((N + 3)) groups on veth1 again" wait_for 60 igmp_is $((N + 3))
 rx0=$(stat_of rx)
 check "the ULP receives what rdma-mcm sends after the recovery" \
 	send_until $GU rx_at_least $((rx0 + COUNT))
@@ -190,6 +196,14 @@ cat /tmp/healr.out
 ok "recv exited 0 and printed device-removed, device-added, rejoined" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^device-removed' /tmp/healr.out &&
 	       grep -q '^device-added' /tmp/healr.out && grep -q '^rejoined $GR ' /tmp/healr.out"
+check "mcm_recv_heal receives $COUNT datagrams sent after the recovery" \
+	send_until $GE not_running $epid
+wait $epid
+rc=$?
+cat /tmp/heale.out
+ok "mcm_recv_heal exited 0: joined, device-removed, device-added, rejoined, received $COUNT" \
+	sh -c "[ $rc -eq 0 ] && tr '\n' ' ' < /tmp/heale.out |
+	       grep -q 'joined .*device-removed .*device-added .*rejoined .*received $COUNT of $COUNT'"
 
 # --- port flap ------------------------------------------------------------
 check "ip link set veth1 down" ip link set veth1 down
@@ -199,7 +213,7 @@ ok "rxe1's port is ACTIVE again" wait_for 30 port_is ACTIVE
 diag "after the flap: $(grep -c '^rejoining' /tmp/heal0.out) rejoining lines in session 1 (was $(size_of 0))"
 ok "every membership of the sessions is joined after the flap" \
 	wait_for 120 all_sessions_joined
-ok "IGMP lists the $N groups and the ULP's on veth1 after the flap (the recv left)" \
+ok "IGMP lists the $N groups and the ULP's on veth1 after the flap (the receivers left)" \
 	wait_for 60 igmp_is $((N + 1))
 ok "the ULP's membership is joined with its QP attached after the flap" \
 	wait_for 60 ulp_joined_attached $GU

@@ -89,6 +89,7 @@ int readd_rxe1(void);
 /* Bytes */
 int all_bytes(const void *p, size_t len, uint8_t b);
 int has_byte(const void *p, size_t len, uint8_t b);
+int member_has_byte(const void *m, size_t msz, uint8_t b);
 
 /* The checks of each source file */
 void test_commands(int fd);

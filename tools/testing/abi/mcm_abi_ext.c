@@ -262,7 +262,7 @@ static int outputs_ok(const struct cmd *c, const uint8_t *a,
 		return !memcmp(a, before, 8) &&
 		       q->member.state <= RDMA_MCM_STATE_JOINED &&
 		       q->member.cookie == COOKIE &&
-		       !has_byte(&q->member, sizeof(q->member), PAT) &&
+		       !member_has_byte(&q->member, sizeof(q->member), PAT) &&
 		       !q->member.reserved;
 	case _IOC_NR(RDMA_MCM_IOC_LIST):
 		return li->count == 1 && li->next != PAT32 &&

@@ -104,7 +104,7 @@ void test_ext_outputs(int fd, uint32_t ctx)
 	q.ctx_id = c;
 	q.handle = h;
 	expect_errno(ioctl(fo, RDMA_MCM_IOC_QUERY, &q), 0, "QUERY 239.6.4.1");
-	report(!has_byte(&q.member, sizeof(q.member), PAT) &&
+	report(!member_has_byte(&q.member, sizeof(q.member), PAT) &&
 	       !q.member.reserved,
 	       "QUERY leaves no byte of the caller's 0x%02x, reserved is 0", PAT);
 	report(q.member.state == RDMA_MCM_STATE_JOINED && !q.member.status &&
@@ -171,7 +171,7 @@ void test_ext_list(int fd, uint32_t ctx)
 	       l.count, l.next);
 	for (i = 0, ok = 1; i < 3; i++) {
 		m = (void *)(buf + i * msz);
-		ok &= !has_byte(m, msz, PAT) && !m->reserved &&
+		ok &= !member_has_byte(m, msz, PAT) && !m->reserved &&
 		      m->handle == hs[i] && m->cookie == COOKIE + i;
 		memcpy(ref[i], m, msz);
 	}
@@ -473,7 +473,7 @@ static void batch_odd_entry(int fb, uint32_t c)
 	for (i = 0, ok = l.count == 3 && !l.next; i < 3; i++) {
 		memcpy(&m, e + i * 201, msz);
 		ok &= m.handle == hs[i] && m.cookie == COOKIE + i &&
-		      !has_byte(&m, msz, PAT) && !e[i * 201 + msz];
+		      !member_has_byte(&m, msz, PAT) && !e[i * 201 + msz];
 	}
 	report(ok && all_bytes(e + 3 * 201, sizeof(e) - 3 * 201, PAT),
 	       "3 members of 201 bytes: the kernel's 200, one zero, nothing past them");

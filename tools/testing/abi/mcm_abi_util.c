@@ -416,3 +416,19 @@ int has_byte(const void *p, size_t len, uint8_t b)
 {
 	return !!memchr(p, b, len);
 }
+
+/*
+ * A member of @msz bytes the kernel wrote over a buffer of @b: no byte of
+ * @b left, but in state_time_ns, a clock value that may hold any byte
+ * (it must not be all @b).
+ */
+int member_has_byte(const void *m, size_t msz, uint8_t b)
+{
+	size_t t = offsetof(struct rdma_mcm_member, state_time_ns);
+	size_t n = sizeof(((struct rdma_mcm_member *)0)->state_time_ns);
+
+	if (msz <= t)
+		return has_byte(m, msz, b);
+	return has_byte(m, t, b) || all_bytes((const char *)m + t, n, b) ||
+	       has_byte((const char *)m + t + n, msz - t - n, b);
+}

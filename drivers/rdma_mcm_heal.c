@@ -16,7 +16,8 @@
  *   -ENETUNREACH    (a route context's rejoin) no route to the group for
  *                   the moment: retried with backoff
  * Permanent: -ECONNREFUSED (the SA refused the join), -EOPNOTSUPP (the
- * device cannot join the group), -EIO (what rdma_mcm does not expect).
+ * device cannot join the group), -EINVAL (a rejoin's bind refused), -EIO
+ * (what rdma_mcm does not expect).
  *
  * A waiting membership is on its context's list of waiting memberships,
  * in the order they are due. Its wait is the backoff (rejoin_backoff_min_ms
@@ -322,7 +323,7 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 {
 	struct mem_cgroup *old_memcg;
 	struct rdma_mcm_membership *mb;
-	bool look, now_all;
+	bool look, now_all, again;
 	u64 now, next;
 
 	mutex_lock(&ctx->mutex);
@@ -349,7 +350,17 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	}
 	next = (ctx->flags & RDMA_MCM_OPEN_HEAL) ?
 	       rdma_mcm_rejoin_due(ctx, now) : 0;
-	if (next)
+	/*
+	 * A kick that came during this run (a device added, a GID change,
+	 * a port event) queued the work at once; arming for @next would
+	 * push it back to the next backoff.
+	 */
+	spin_lock_bh(&ctx->lock);
+	again = ctx->look_for_device || ctx->rejoin_now;
+	spin_unlock_bh(&ctx->lock);
+	if (again)
+		ctx->be->arm(ctx->be, ctx, 0);
+	else if (next)
 		ctx->be->arm(ctx->be, ctx, next > now ? next - now : 0);
 	set_active_memcg(old_memcg);
 	mutex_unlock(&ctx->mutex);

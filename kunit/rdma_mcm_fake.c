@@ -178,6 +178,10 @@ static void fake_inject(struct mcm_fake *fake, enum mcm_fake_at at,
 		mcm_fake_remove_device_async(fake,
 					     fake_dev_idx(fake, fid->id.device));
 		break;
+	case MCM_FAKE_DO_GID_CHANGE:
+		/* as rdma_mcm's event handler hears it, beside the call */
+		rdma_mcm_dev_changed(fid->id.device, 1, false);
+		break;
 	case MCM_FAKE_DO_PAUSE:
 		mutex_unlock(&fake->lock);
 		complete(&fake->paused);

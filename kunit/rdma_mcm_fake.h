@@ -80,6 +80,7 @@ enum mcm_fake_do {
 	MCM_FAKE_DO_MC_JOIN,		/* MULTICAST_JOIN for a join of the id */
 	MCM_FAKE_DO_REMOVE_DEVICE,	/* start ib_core's removal, other thread */
 	MCM_FAKE_DO_PAUSE,		/* block until mcm_fake_resume() */
+	MCM_FAKE_DO_GID_CHANGE,		/* ib_core's GID_CHANGE of the device */
 	MCM_FAKE_DO_NR,
 };
 

@@ -2,10 +2,12 @@
 /*
  * KUnit: healing contexts against the fake backend, on the fake's clock.
  *
- * The fake never arms the manager's rejoin work: each case moves the
- * fake's clock and runs the rejoins itself (rdma_mcm_rejoin_run()), so
- * backoff and rate limits are checked without sleeping, against the clock
- * values the fake recorded for each rdma_join_multicast().
+ * The fake does not run the manager's rejoin work (it records the arming;
+ * with real_arm it also arms the real work an hour ahead, to be seen
+ * pending): each case moves the fake's clock and runs the rejoins itself
+ * (rdma_mcm_rejoin_run()), so backoff and rate limits are checked without
+ * sleeping, against the clock values the fake recorded for each
+ * rdma_join_multicast().
  */
 #include <kunit/test.h>
 #include <net/net_namespace.h>
@@ -340,6 +342,39 @@ static void mcm_heal_leave_during_rejoin(struct kunit *test)
 }
 
 /*
+ * A device change heard while the rejoins run (here: a GID change from
+ * inside the rejoin's rdma_join_multicast()) is not pushed back to the
+ * next backoff: the run arms the work again at once.
+ */
+static void mcm_heal_kick_during_rejoin_run(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+
+	mcm_join(test, ctx, MCM_GROUP(44), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_join(test, ctx, MCM_GROUP(45), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	/* one waits, due in about a second; the other one much later */
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(44)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	t->fake->clock_ms += MCM_MIN_MS * 2;
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(45)),
+			  -ENETRESET, false);
+	rdma_mcm_flush();
+	t->fake->inject = (struct mcm_fake_inject){
+		.at = MCM_FAKE_AT_JOIN, .what = MCM_FAKE_DO_GID_CHANGE,
+	};
+	rdma_mcm_rejoin_run(ctx);	/* 44 is due: its join hears the kick */
+	KUNIT_ASSERT_EQ(test, t->fake->inject.fired, 1);
+	KUNIT_EXPECT_EQ(test, t->fake->armed_delay_ms, 0UL);
+	rdma_mcm_rejoin_run(ctx);	/* the look the kick asked for */
+	KUNIT_EXPECT_GT(test, t->fake->armed_delay_ms, 0UL);
+	rdma_mcm_close(ctx);
+}
+
+/*
  * A close while a rejoin is in rdma_cm: rdma_cm's membership is left, the
  * late completion is dropped, nothing is left.
  */
@@ -650,6 +685,7 @@ static struct kunit_case rdma_mcm_heal_cases[] = {
 	KUNIT_CASE(mcm_heal_rejoin_finds_device_gone),
 	KUNIT_CASE(mcm_heal_leave_during_rejoin),
 	KUNIT_CASE(mcm_heal_close_during_rejoin),
+	KUNIT_CASE(mcm_heal_kick_during_rejoin_run),
 	KUNIT_CASE(mcm_heal_close_from_rejoining),
 	KUNIT_CASE(mcm_heal_leave_from_rejoining),
 	KUNIT_CASE(mcm_heal_permanent_errors),

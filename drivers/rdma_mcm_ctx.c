@@ -270,7 +270,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	refcount_set(&ctx->ref, 1);
 	ctx->flags = flags;
 	ctx->net = get_net(net);
-	/* a kernel ULP's (no mm) is the root's: nothing is charged */
+	/* the opener's; a kernel thread's (no mm) is the root's */
 	ctx->memcg = current->mm ? get_mem_cgroup_from_mm(current->mm) : NULL;
 	ctx->ops = ops;
 	ctx->priv = priv;

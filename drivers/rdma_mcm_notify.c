@@ -373,6 +373,16 @@ static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
 		return false;
 	}
 	list_del_init(&notice->node);
+	/*
+	 * A device found, then lost again before the notice went out: the
+	 * ULP is not told of a device it can no longer use (the removal's
+	 * notice follows).
+	 */
+	if (notice->kind == RDMA_MCM_NOTICE_ADDED &&
+	    (!READ_ONCE(ctx->device) || READ_ONCE(ctx->device_lost))) {
+		spin_unlock_bh(&ctx->lock);
+		return true;
+	}
 	if (notice->kind != RDMA_MCM_NOTICE_MEMBER) {
 		if (!rdma_mcm_cb_enter(ctx, NULL)) {
 			spin_unlock_bh(&ctx->lock);

@@ -41,6 +41,8 @@
 #define BUF	4096	/* a 40-byte GRH, then the datagram */
 
 struct verbs {
+	uint32_t port, qkey;	/* what the QP was made for */
+	int broken;		/* a completion in error: wait for events */
 	struct ibv_context *dev;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
@@ -89,6 +91,8 @@ static int verbs_build(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 	struct ibv_qp_attr qa = { 0 };
 	int i;
 
+	v->port = joined->port_num;
+	v->qkey = joined->qkey;
 	v->dev = rdma_mcm_open_device(ch, ctx_id);
 	v->buf = calloc(DEPTH, BUF);
 	if (!v->dev || !v->buf)
@@ -186,12 +190,16 @@ int main(int argc, char **argv)
 	p.events = POLLIN;
 	end = time(NULL) + secs;
 	while (got < count && time(NULL) < end) {
-		/* datagrams, while there is a QP */
-		while (v.qp && got < count && ibv_poll_cq(v.cq, 1, &wc) == 1) {
-			if (wc.status == IBV_WC_SUCCESS)
-				got++;
+		/* datagrams, while there is a QP that works */
+		while (v.qp && !v.broken && got < count &&
+		       ibv_poll_cq(v.cq, 1, &wc) == 1) {
+			if (wc.status != IBV_WC_SUCCESS) {
+				v.broken = 1;	/* flushed: the device goes */
+				break;
+			}
+			got++;
 			if (post_recv(&v, (int)wc.wr_id))
-				goto out;
+				v.broken = 1;
 		}
 		if (poll(&p, 1, 10) < 1)
 			continue;
@@ -201,8 +209,19 @@ int main(int argc, char **argv)
 			switch (ev.event) {
 			case RDMA_MCM_EVENT_JOINED:
 			case RDMA_MCM_EVENT_REJOINED:
-				if (!v.qp && verbs_build(ch, ctx_id, &ev, &v))
-					goto fail;
+				/* another port or Q_Key: a QP made for it */
+				if (v.qp && (v.port != ev.port_num ||
+					     v.qkey != ev.qkey || v.broken))
+					verbs_release(ch, ctx_id, &v);
+				if (!v.qp && verbs_build(ch, ctx_id, &ev, &v)) {
+					/*
+					 * the device went again before this
+					 * event was read: its DEVICE_REMOVED
+					 * follows; wait
+					 */
+					verbs_release(ch, ctx_id, &v);
+					break;
+				}
 				if (rdma_mcm_attach_qp(ch, v.qp, &ev))
 					goto fail;
 				break;

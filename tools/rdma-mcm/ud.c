@@ -413,8 +413,14 @@ static int ud_rejoined(struct ud *u, const struct rdma_mcm_event *ev)
 	u->waiting = 0;
 	if (!u->dev) {
 		u->dev = cli_open_dev(u->cli);
-		if (!u->dev)
-			return -1;
+		if (!u->dev) {
+			/*
+			 * Read late: the device went again meanwhile (its
+			 * DEVICE_REMOVED is queued behind): wait for the next.
+			 */
+			u->waiting = 1;
+			return 0;
+		}
 	}
 	if (u->qp && (ev->port_num != old.port_num || ev->qkey != old.qkey))
 		ud_release(u, 1);

@@ -292,9 +292,12 @@ static void check_member(struct worker *w, const char *what,
 	if (m->state == RDMA_MCM_STATE_ERROR)
 		bad_status = !status_documented(m->status);
 	else if (m->state == RDMA_MCM_STATE_WAITING)
-		bad_status = !status_documented(m->status) &&
+		bad_status = m->status != -ENETRESET &&
+			     m->status != -ETIMEDOUT &&
+			     m->status != -ENOMEM && m->status != -ENODEV &&
 			     m->status != -EADDRNOTAVAIL &&
-			     m->status != -ENETDOWN;
+			     m->status != -ENETDOWN &&
+			     m->status != -ENETUNREACH;
 	else
 		bad_status = m->status != 0;
 	if (!m->handle || m->state > RDMA_MCM_STATE_WAITING || bad_status ||

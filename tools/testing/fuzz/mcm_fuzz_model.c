@@ -349,7 +349,8 @@ static void check_record(struct worker *w, const struct evmodel *ev,
 	case RDMA_MCM_EVENT_REJOINING:
 		if (!e->handle || (!status_documented(e->status) &&
 				   e->status != -EADDRNOTAVAIL &&
-				   e->status != -ENETDOWN))
+				   e->status != -ENETDOWN &&
+				   e->status != -ENETUNREACH))
 			violated(w, "read: %s record: handle %u status %d",
 				 what[e->event], e->handle, e->status);
 		break;

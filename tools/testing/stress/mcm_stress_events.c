@@ -63,11 +63,24 @@ bool status_documented(int32_t status)
 	}
 }
 
-/* The reason of a REJOINING event, and the status of a waiting member */
+/*
+ * The reason of a REJOINING event, and the status of a waiting member:
+ * the transient ones only (rdma_mcm_heals(); these contexts are not
+ * route contexts, so no -ENETUNREACH)
+ */
 bool status_waiting(int32_t status)
 {
-	return status_documented(status) || status == -EADDRNOTAVAIL ||
-	       status == -ENETDOWN || status == -ENETUNREACH;
+	switch (-status) {
+	case ENETRESET:
+	case ETIMEDOUT:
+	case ENOMEM:
+	case ENETDOWN:
+	case ENODEV:
+	case EADDRNOTAVAIL:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* Ask for @a; the file reads what the kernel answers from now on. */

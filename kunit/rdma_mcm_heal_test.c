@@ -375,14 +375,16 @@ static void mcm_heal_kick_during_rejoin_run(struct kunit *test)
 }
 
 /*
- * A close while a rejoin is in rdma_cm: rdma_cm's membership is left, the
- * late completion is dropped, nothing is left.
+ * A close while a rejoin is in rdma_cm: the id goes with the membership, a
+ * completion rdma_cm delivers from inside that destroy is dropped, nothing
+ * is left.
  */
 static void mcm_heal_close_during_rejoin(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
 	struct mcm_fake_join *join;
+	int events;
 
 	mcm_join(test, ctx, MCM_GROUP(8), &t->fake->qp, RDMA_MCM_FULLMEMBER);
 	mcm_fake_complete_all(t->fake);
@@ -393,9 +395,14 @@ static void mcm_heal_close_during_rejoin(struct kunit *test)
 	mcm_tick(test, ctx, MCM_MIN_MS * 2);
 	KUNIT_ASSERT_EQ(test, t->fake->joins_called, 2);
 	join = mcm_fake_join_of(test, MCM_GROUP(8));
+	events = join->events;
+	/* rdma_cm completes the rejoin from inside close's destroy */
+	t->fake->inject = (struct mcm_fake_inject){
+		.at = MCM_FAKE_AT_DESTROY, .what = MCM_FAKE_DO_MC_JOIN,
+	};
 	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, join->events, events + 1);	/* delivered */
 	KUNIT_EXPECT_EQ(test, join->leaves, 1);
-	mcm_fake_complete(t->fake, join, 0, true);
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 0);
 	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);

@@ -26,10 +26,6 @@
 #include "tutil.h"
 
 #define CANARY		0x5a
-#define BIT(t)		RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_##t)
-#define HEAL_EVENTS	(BIT(REJOINING) | BIT(REJOINED) | BIT(DEVICE_ADDED))
-#define ALL_EVENTS	(RDMA_MCM_EVENTS_DEFAULT | BIT(DEVICE_REMOVED) | \
-			 HEAL_EVENTS)
 
 #ifdef MCM_TEST_OLD
 #define NEGOTIATES	0
@@ -43,23 +39,6 @@ static int canary_intact(const uint8_t *p, size_t n)
 		if (*p++ != CANARY)
 			return 0;
 	return 1;
-}
-
-/* A fresh fake, a channel asking for every type, a context with @flags */
-static struct rdma_mcm_channel *heal_setup(uint32_t flags, uint32_t *ctx)
-{
-	struct sockaddr_storage a = addr(flags & RDMA_MCM_CTX_ROUTE ?
-					 "239.1.1.1" : "10.0.0.1");
-	struct rdma_mcm_channel *ch;
-
-	fake_install();
-	ch = rdma_mcm_open_channel(O_NONBLOCK);
-	CHECK(ch);
-	if (!ch)
-		abort();
-	CHECK(rdma_mcm_set_event_mask(ch, ALL_EVENTS, NULL) == 0);
-	CHECK(rdma_mcm_create_ctx_ex(ch, SA(a), flags, ctx) == 0);
-	return ch;
 }
 
 /* The next event: of @type, and its fields */

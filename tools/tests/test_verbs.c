@@ -329,10 +329,6 @@ static void test_create_ah_source(void)
 	rdma_mcm_close_channel(ch);
 }
 
-#define BIT(t)		RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_##t)
-#define ALL_EVENTS	(RDMA_MCM_EVENTS_DEFAULT | BIT(DEVICE_REMOVED) | \
-			 BIT(REJOINING) | BIT(REJOINED) | BIT(DEVICE_ADDED))
-
 #ifdef MCM_TEST_OLD
 #define NEGOTIATES	0
 #else
@@ -343,16 +339,8 @@ static void test_create_ah_source(void)
 static struct rdma_mcm_channel *heal_joined(uint32_t *ctx, uint32_t *h,
 					    struct rdma_mcm_event *ev)
 {
-	struct sockaddr_storage src = addr("10.0.0.1");
-	struct rdma_mcm_channel *ch;
+	struct rdma_mcm_channel *ch = heal_setup(RDMA_MCM_CTX_HEAL, ctx);
 
-	fake_install();
-	ch = rdma_mcm_open_channel(O_NONBLOCK);
-	CHECK(ch);
-	if (!ch)
-		abort();
-	CHECK(rdma_mcm_set_event_mask(ch, ALL_EVENTS, NULL) == 0);
-	CHECK(rdma_mcm_create_ctx_ex(ch, SA(src), RDMA_MCM_CTX_HEAL, ctx) == 0);
 	*h = join(ch, *ctx, "239.6.9.1", 1);
 	fake_complete(*ctx, *h, 0);
 	CHECK(rdma_mcm_get_event(ch, ev) == 0);

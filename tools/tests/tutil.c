@@ -2,6 +2,7 @@
 /*
  * Helpers of the library's unit tests: see tutil.h.
  */
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,4 +71,20 @@ void entry_addr(uint8_t *dst, const char *text)
 	struct sockaddr_storage ss = addr(text);
 
 	memcpy(dst, &ss, sizeof(struct sockaddr_in6));
+}
+
+struct rdma_mcm_channel *heal_setup(uint32_t flags, uint32_t *ctx)
+{
+	struct sockaddr_storage a = addr(flags & RDMA_MCM_CTX_ROUTE ?
+					 "239.1.1.1" : "10.0.0.1");
+	struct rdma_mcm_channel *ch;
+
+	fake_install();
+	ch = rdma_mcm_open_channel(O_NONBLOCK);
+	CHECK(ch);
+	if (!ch)
+		abort();
+	CHECK(rdma_mcm_set_event_mask(ch, ALL_EVENTS, NULL) == 0);
+	CHECK(rdma_mcm_create_ctx_ex(ch, SA(a), flags, ctx) == 0);
+	return ch;
 }

@@ -13,6 +13,12 @@
 
 #define SA(ss)	((const struct sockaddr *)&(ss))
 
+/* Event types as mask bits: the healing ones, every one */
+#define BIT(t)		RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_##t)
+#define HEAL_EVENTS	(BIT(REJOINING) | BIT(REJOINED) | BIT(DEVICE_ADDED))
+#define ALL_EVENTS	(RDMA_MCM_EVENTS_DEFAULT | BIT(DEVICE_REMOVED) | \
+			 HEAL_EVENTS)
+
 /* A literal address; aborts on a bad one */
 struct sockaddr_storage addr(const char *text);
 
@@ -21,6 +27,12 @@ struct rdma_mcm_channel *setup(int flags, uint32_t *ctx_id);
 /* The same, on a fake playing an older or a newer kernel */
 struct rdma_mcm_channel *setup_kernel(int flags, uint32_t *ctx_id,
 				      int old_kernel, int new_kernel);
+
+/*
+ * A fresh fake, a channel asking for every event type, a context with
+ * @flags (RDMA_MCM_CTX_*) on 10.0.0.1, or routed to 239.1.1.1
+ */
+struct rdma_mcm_channel *heal_setup(uint32_t flags, uint32_t *ctx);
 
 /* Join @group (full member) and return the handle */
 uint32_t join(struct rdma_mcm_channel *ch, uint32_t ctx_id,

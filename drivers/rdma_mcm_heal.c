@@ -352,16 +352,18 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	       rdma_mcm_rejoin_due(ctx, now) : 0;
 	/*
 	 * A kick that came during this run (a device added, a GID change,
-	 * a port event) queued the work at once; arming for @next would
-	 * push it back to the next backoff.
+	 * a port event) queued the work at once; arming for @next pushed
+	 * it back to the next backoff: arm for now again. Checked after the
+	 * arming, so a kick between the check and the arming arms for now
+	 * itself, after ours.
 	 */
+	if (next)
+		ctx->be->arm(ctx->be, ctx, next > now ? next - now : 0);
 	spin_lock_bh(&ctx->lock);
 	again = ctx->look_for_device || ctx->rejoin_now;
 	spin_unlock_bh(&ctx->lock);
 	if (again)
 		ctx->be->arm(ctx->be, ctx, 0);
-	else if (next)
-		ctx->be->arm(ctx->be, ctx, next > now ? next - now : 0);
 	set_active_memcg(old_memcg);
 	mutex_unlock(&ctx->mutex);
 }

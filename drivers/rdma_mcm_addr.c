@@ -117,22 +117,49 @@ static void rdma_mcm_ib_ipv6_key(const struct in6_addr *a,
 }
 
 /**
+ * rdma_mcm_group_key() - a group's key in a context's tree of groups
+ * @group: the group, as rdma_mcm_group_parse() made it
+ * @ib_mgid: the context joins on InfiniBand, where rdma_cm's MGID of an
+ *	IPv6 group drops its first six bytes: key by what it keeps
+ * @key: where to put the key
+ *
+ * Computed when needed, not kept: sixteen bytes less per membership.
+ */
+void rdma_mcm_group_key(const union rdma_mcm_addr *group, bool ib_mgid,
+			struct rdma_mcm_key *key)
+{
+	memset(key, 0, sizeof(*key));
+	switch (group->sa.sa_family) {
+	case AF_INET:
+		memcpy(key->raw, &group->in.sin_addr, sizeof(group->in.sin_addr));
+		break;
+	case AF_INET6:
+		if (ib_mgid)
+			rdma_mcm_ib_ipv6_key(&group->in6.sin6_addr, key);
+		else
+			memcpy(key->raw, &group->in6.sin6_addr,
+			       sizeof(group->in6.sin6_addr));
+		break;
+	case AF_IB:
+		memcpy(key->raw, &group->ib.sib_addr,
+		       sizeof(group->ib.sib_addr));
+		break;
+	}
+}
+
+/**
  * rdma_mcm_group_parse() - check a multicast group address
  * @sa: the address
  * @len: its length in bytes
  * @family: the family of the context's source address
- * @ib_mgid: the context joins on InfiniBand, where rdma_cm's MGID of an
- *	IPv6 group drops its first six bytes: key by what it keeps
  * @out: where to copy the group, with its port cleared
- * @key: where to put the group's hash key
  *
  * Return: 0; the errors of rdma_mcm_addr_parse(); -EINVAL when the family
  * differs from @family or the address is not a multicast address (for
  * AF_IB: an MGID whose first byte is not 0xff).
  */
 int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
-			 sa_family_t family, bool ib_mgid,
-			 union rdma_mcm_addr *out, struct rdma_mcm_key *key)
+			 sa_family_t family, union rdma_mcm_addr *out)
 {
 	struct sockaddr_in *sin = &out->in;
 	struct sockaddr_in6 *sin6 = &out->in6;
@@ -145,28 +172,20 @@ int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
 	if (out->sa.sa_family != family)
 		return -EINVAL;
 
-	memset(key, 0, sizeof(*key));
 	switch (family) {
 	case AF_INET:
 		if (!ipv4_is_multicast(sin->sin_addr.s_addr))
 			return -EINVAL;
 		sin->sin_port = 0;
-		memcpy(key->raw, &sin->sin_addr, sizeof(sin->sin_addr));
 		break;
 	case AF_INET6:
 		if (!ipv6_addr_is_multicast(&sin6->sin6_addr))
 			return -EINVAL;
 		sin6->sin6_port = 0;
-		if (ib_mgid)
-			rdma_mcm_ib_ipv6_key(&sin6->sin6_addr, key);
-		else
-			memcpy(key->raw, &sin6->sin6_addr,
-			       sizeof(sin6->sin6_addr));
 		break;
 	case AF_IB:
 		if (sib->sib_addr.sib_raw[0] != 0xff)
 			return -EINVAL;
-		memcpy(key->raw, &sib->sib_addr, sizeof(sib->sib_addr));
 		break;
 	}
 	return 0;

@@ -98,8 +98,18 @@ void rdma_mcm_umember_free(struct rdma_mcm_umember *um)
 static long rdma_mcm_cdev_ioctl(struct file *filp, unsigned int cmd,
 				unsigned long uarg)
 {
-	return rdma_mcm_cdev_dispatch(filp->private_data, cmd,
-				      (void __user *)uarg);
+	u64 t = rdma_mcm_time_start();
+	long ret;
+
+	ret = rdma_mcm_cdev_dispatch(filp->private_data, cmd,
+				     (void __user *)uarg);
+	if (t && _IOC_TYPE(cmd) == RDMA_MCM_IOCTL_MAGIC) {
+		if (_IOC_NR(cmd) == _IOC_NR(RDMA_MCM_IOC_JOIN))
+			rdma_mcm_time_end(RDMA_MCM_TIMED_JOIN_IOCTL, t);
+		else if (_IOC_NR(cmd) == _IOC_NR(RDMA_MCM_IOC_LEAVE))
+			rdma_mcm_time_end(RDMA_MCM_TIMED_LEAVE_IOCTL, t);
+	}
+	return ret;
 }
 
 static int rdma_mcm_cdev_open(struct inode *inode, struct file *filp)

@@ -106,6 +106,29 @@ struct rdma_mcm_uctx {
 };
 
 /**
+ * struct rdma_mcm_ujoin - a JOINED event's data, kept small: every
+ * membership of every file has one
+ * @mgid: the multicast GID (also the event's dgid)
+ * @qkey: Q_Key
+ * @flow_label: of the address handle's GRH
+ * @mlid: multicast LID (0 on RoCE)
+ * @sl: service level
+ * @hop_limit: of the GRH
+ * @traffic_class: of the GRH
+ * @port_num: the port
+ */
+struct rdma_mcm_ujoin {
+	u8 mgid[16];
+	u32 qkey;
+	u32 flow_label;
+	u16 mlid;
+	u8 sl;
+	u8 hop_limit;
+	u8 traffic_class;
+	u8 port_num;
+};
+
+/**
  * struct rdma_mcm_umember - what the file keeps per membership
  * @uctx: its context
  * @cookie: the join's cookie
@@ -118,8 +141,9 @@ struct rdma_mcm_uctx {
  * @error: its ERROR event
  * @rejoining: its REJOINING event
  * @rejoined: its REJOINED event
- * @joined_ev: the latest JOINED (or REJOINED) event whole, as the
- *	callback built it (under ev_lock); the others are built at read() time
+ * @join: what the latest JOINED (or REJOINED) reports beyond the
+ *	membership's ids (under ev_lock); every event is built at read()
+ *	time (the event's dgid is the MGID, as in rdma_cm's join event)
  */
 struct rdma_mcm_umember {
 	struct rdma_mcm_uctx *uctx;
@@ -129,11 +153,11 @@ struct rdma_mcm_umember {
 	u32 events_reported;
 	int error_status;
 	int rejoin_status;
+	struct rdma_mcm_ujoin join;
 	struct rdma_mcm_uevent joined;
 	struct rdma_mcm_uevent error;
 	struct rdma_mcm_uevent rejoining;
 	struct rdma_mcm_uevent rejoined;
-	struct rdma_mcm_event joined_ev;
 };
 
 /* rdma_mcm_cdev.c */

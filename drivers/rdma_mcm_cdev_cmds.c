@@ -125,9 +125,12 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 		ret = -ENOMEM;	/* -EBUSY would take 4G contexts */
 		goto err_free;
 	}
-	uctx->ctx = rdma_mcm_open_flags(file->net, (struct sockaddr *)&src,
-					&rdma_mcm_ufile_ops, uctx,
-					rdma_mcm_ctx_flags(arg->flags));
+	/* its callbacks only queue events: JOINED may skip the work */
+	uctx->ctx = rdma_mcm_open_backend(file->net, (struct sockaddr *)&src,
+					  &rdma_mcm_ufile_ops, uctx,
+					  &rdma_mcm_rdma_cm_backend,
+					  rdma_mcm_ctx_flags(arg->flags) |
+					  RDMA_MCM_OPEN_DIRECT);
 	if (IS_ERR(uctx->ctx)) {
 		ret = PTR_ERR(uctx->ctx);
 		xa_erase(&file->contexts, uctx->id);
@@ -638,6 +641,10 @@ union rdma_mcm_ioctl_arg {
  * @ver0: the size of the argument's first version: the least accepted
  * @partial: the outputs are copied back even when the command fails, so a
  *	batch tells how far it got
+ * @out_u32: 1 + the offset of the command's only output, a u32 within
+ *	@ver0, written back alone (the hot commands, JOIN and LEAVE: one
+ *	put_user() instead of a copy of the whole argument); 0: the whole
+ *	argument is written back
  * @handler: runs the command
  * @undo: reverts a command whose result could not be copied back, or NULL
  */
@@ -646,6 +653,7 @@ struct rdma_mcm_ioctl_desc {
 	size_t size;
 	size_t ver0;
 	bool partial;
+	size_t out_u32;
 	int (*handler)(struct rdma_mcm_ufile *file, void *arg);
 	void (*undo)(struct rdma_mcm_ufile *file, void *arg);
 };
@@ -656,6 +664,11 @@ struct rdma_mcm_ioctl_desc {
 	  .undo = (void (*)(struct rdma_mcm_ufile *, void *))(u) }
 #define RDMA_MCM_IOCTL(c, s, v0, h, p) \
 	RDMA_MCM_IOCTL_UNDO(c, s, v0, h, p, NULL)
+#define RDMA_MCM_IOCTL_U32(c, s, v0, h, f, u) \
+	{ .cmd = (c), .size = sizeof(s), .ver0 = (v0), \
+	  .out_u32 = 1 + offsetof(s, f), \
+	  .handler = (int (*)(struct rdma_mcm_ufile *, void *))(h), \
+	  .undo = (void (*)(struct rdma_mcm_ufile *, void *))(u) }
 
 /* A command number without its size bits: old and new binaries match. */
 #define RDMA_MCM_IOC_NOSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
@@ -670,11 +683,12 @@ static const struct rdma_mcm_ioctl_desc rdma_mcm_ioctls[] = {
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_DESTROY_CTX, struct rdma_mcm_destroy_ctx,
 		       RDMA_MCM_DESTROY_CTX_SIZE_VER0, rdma_mcm_cmd_destroy_ctx,
 		       false),
-	RDMA_MCM_IOCTL_UNDO(RDMA_MCM_IOC_JOIN, struct rdma_mcm_join,
-			    RDMA_MCM_JOIN_SIZE_VER0, rdma_mcm_cmd_join, false,
-			    rdma_mcm_undo_cmd_join),
-	RDMA_MCM_IOCTL(RDMA_MCM_IOC_LEAVE, struct rdma_mcm_leave,
-		       RDMA_MCM_LEAVE_SIZE_VER0, rdma_mcm_cmd_leave, false),
+	RDMA_MCM_IOCTL_U32(RDMA_MCM_IOC_JOIN, struct rdma_mcm_join,
+			   RDMA_MCM_JOIN_SIZE_VER0, rdma_mcm_cmd_join, handle,
+			   rdma_mcm_undo_cmd_join),
+	RDMA_MCM_IOCTL_U32(RDMA_MCM_IOC_LEAVE, struct rdma_mcm_leave,
+			   RDMA_MCM_LEAVE_SIZE_VER0, rdma_mcm_cmd_leave,
+			   events_reported, NULL),
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_QUERY, struct rdma_mcm_query,
 		       RDMA_MCM_QUERY_SIZE_VER0, rdma_mcm_cmd_query, false),
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_LIST, struct rdma_mcm_list,
@@ -690,6 +704,19 @@ static const struct rdma_mcm_ioctl_desc rdma_mcm_ioctls[] = {
 		       RDMA_MCM_QUERY_CTX_SIZE_VER0, rdma_mcm_cmd_query_ctx,
 		       false),
 };
+
+/* Write a command's outputs back; nonzero when they could not be. */
+static int rdma_mcm_copy_out(const struct rdma_mcm_ioctl_desc *desc,
+			     void __user *argp,
+			     const union rdma_mcm_ioctl_arg *arg, size_t usize)
+{
+	size_t off = desc->out_u32 - 1;
+
+	if (desc->out_u32)
+		return put_user(*(const u32 *)((const u8 *)arg + off),
+				(u32 __user *)((u8 __user *)argp + off));
+	return copy_to_user(argp, arg, min(usize, desc->size)) ? -EFAULT : 0;
+}
 
 /**
  * rdma_mcm_cdev_dispatch() - run one ioctl command
@@ -730,8 +757,8 @@ long rdma_mcm_cdev_dispatch(struct rdma_mcm_ufile *file, unsigned int cmd,
 	 * another thread unmapping the argument during the call can still
 	 * make the final copy fail; undo() covers what can be undone.
 	 */
-	if ((_IOC_DIR(cmd) & _IOC_READ) &&
-	    copy_to_user(argp, &arg, min(usize, desc->size)))
+	if ((_IOC_DIR(cmd) & _IOC_READ) && rdma_mcm_copy_out(desc, argp, &arg,
+							       usize))
 		return -EFAULT;
 	/*
 	 * The result is written back under the file's mutex, so that what
@@ -742,7 +769,7 @@ long rdma_mcm_cdev_dispatch(struct rdma_mcm_ufile *file, unsigned int cmd,
 		return -EINTR;
 	ret = desc->handler(file, &arg);
 	if ((_IOC_DIR(cmd) & _IOC_READ) && (!ret || desc->partial) &&
-	    copy_to_user(argp, &arg, min(usize, desc->size))) {
+	    rdma_mcm_copy_out(desc, argp, &arg, usize)) {
 		if (!ret && desc->undo)
 			desc->undo(file, &arg);
 		ret = -EFAULT;
@@ -783,6 +810,11 @@ void rdma_mcm_abi_layout_check(void)
 		     RDMA_MCM_MEMBER_SIZE_VER0);
 	BUILD_BUG_ON(RDMA_MCM_JOIN_ENTRY_SIZE_VER0 != 152);
 	BUILD_BUG_ON(RDMA_MCM_LEAVE_ENTRY_SIZE_VER0 != 152);
+	/* JOIN's and LEAVE's only outputs, within their first version */
+	BUILD_BUG_ON(offsetof(struct rdma_mcm_join, handle) + 4 >
+		     RDMA_MCM_JOIN_SIZE_VER0);
+	BUILD_BUG_ON(offsetof(struct rdma_mcm_leave, events_reported) + 4 >
+		     RDMA_MCM_LEAVE_SIZE_VER0);
 	/* a batch entry's outputs are one run of bytes */
 	BUILD_BUG_ON(offsetof(struct rdma_mcm_join_entry, result) !=
 		     offsetof(struct rdma_mcm_join_entry, handle) + 4);

@@ -55,13 +55,24 @@ static void rdma_mcm_build_event(const struct rdma_mcm_uevent *uev,
 	memset(ev, 0, sizeof(*ev));
 	switch (uev->type) {
 	case RDMA_MCM_EVENT_JOINED:
-		um = container_of(uev, struct rdma_mcm_umember, joined);
-		*ev = um->joined_ev;
-		return;
 	case RDMA_MCM_EVENT_REJOINED:
-		um = container_of(uev, struct rdma_mcm_umember, rejoined);
-		*ev = um->joined_ev;
-		ev->event = RDMA_MCM_EVENT_REJOINED;
+		um = uev->type == RDMA_MCM_EVENT_JOINED ?
+		     container_of(uev, struct rdma_mcm_umember, joined) :
+		     container_of(uev, struct rdma_mcm_umember, rejoined);
+		ev->cookie = um->cookie;
+		ev->event = uev->type;
+		ev->ctx_id = um->uctx->id;
+		ev->handle = um->handle;
+		ev->qkey = um->join.qkey;
+		ev->mlid = um->join.mlid;
+		ev->sl = um->join.sl;
+		ev->hop_limit = um->join.hop_limit;
+		ev->flow_label = um->join.flow_label;
+		ev->traffic_class = um->join.traffic_class;
+		ev->port_num = um->join.port_num;
+		ev->is_global = 1;
+		memcpy(ev->mgid, um->join.mgid, sizeof(ev->mgid));
+		memcpy(ev->dgid, um->join.mgid, sizeof(ev->dgid));
 		return;
 	case RDMA_MCM_EVENT_ERROR:
 	case RDMA_MCM_EVENT_REJOINING:
@@ -114,7 +125,7 @@ static void rdma_mcm_event_reported(struct rdma_mcm_uevent *uev)
 	um->events_reported++;
 }
 
-/* JOINED and REJOINED: the event whole, as the callback sees it. */
+/* JOINED and REJOINED: what the event reports, kept for read(). */
 static void rdma_mcm_ufile_joined_as(void *priv,
 				     const struct rdma_mcm_join_info *info,
 				     bool rejoined)
@@ -123,26 +134,21 @@ static void rdma_mcm_ufile_joined_as(void *priv,
 	struct rdma_mcm_umember *um = info->context;
 	const struct ib_global_route *grh = rdma_ah_read_grh(&info->ah_attr);
 	struct rdma_mcm_ufile *file = uctx->file;
-	struct rdma_mcm_event ev = {
-		.cookie = um->cookie,
-		.event = RDMA_MCM_EVENT_JOINED,
-		.ctx_id = uctx->id,
-		.handle = info->handle,
+	struct rdma_mcm_ujoin join = {
 		.qkey = info->qkey,
+		.flow_label = grh->flow_label,
 		.mlid = info->mlid,
 		.sl = rdma_ah_get_sl(&info->ah_attr),
 		.hop_limit = grh->hop_limit,
-		.flow_label = grh->flow_label,
 		.traffic_class = grh->traffic_class,
 		.port_num = rdma_ah_get_port_num(&info->ah_attr),
-		.is_global = 1,
 	};
 
-	memcpy(ev.mgid, info->mgid.raw, sizeof(ev.mgid));
-	memcpy(ev.dgid, grh->dgid.raw, sizeof(ev.dgid));
+	/* rdma_cm's MGID is the address handle's dgid */
+	memcpy(join.mgid, info->mgid.raw, sizeof(join.mgid));
 	spin_lock(&file->ev_lock);
 	um->handle = info->handle;
-	um->joined_ev = ev;
+	um->join = join;
 	rdma_mcm_queue_event(file, rejoined ? &um->rejoined : &um->joined);
 	spin_unlock(&file->ev_lock);
 	wake_up_interruptible(&file->poll_wait);

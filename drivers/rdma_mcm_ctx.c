@@ -233,7 +233,7 @@ void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
  * @ops: callbacks
  * @priv: passed to the callbacks
  * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
- * @flags: RDMA_MCM_OPEN_*
+ * @flags: RDMA_MCM_OPEN_*, and the internal RDMA_MCM_OPEN_DIRECT
  *
  * See rdma_mcm_open_flags().
  *
@@ -253,7 +253,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 
 	might_sleep();
 	if (!net || !ops || !be ||
-	    (flags & ~(RDMA_MCM_OPEN_HEAL | RDMA_MCM_OPEN_ROUTE)))
+	    (flags & ~(RDMA_MCM_OPEN_HEAL | RDMA_MCM_OPEN_ROUTE |
+		       RDMA_MCM_OPEN_DIRECT)))
 		return ERR_PTR(-EINVAL);
 	ctx = rdma_mcm_fail_alloc() ? NULL :
 	      kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
@@ -268,7 +269,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	}
 	ctx->groups = RB_ROOT;
 	refcount_set(&ctx->ref, 1);
-	ctx->flags = flags;
+	ctx->flags = flags & ~RDMA_MCM_OPEN_DIRECT;
+	ctx->direct = flags & RDMA_MCM_OPEN_DIRECT;
 	ctx->net = get_net(net);
 	/* the opener's; a kernel thread's (no mm) is the root's */
 	ctx->memcg = current->mm ? get_mem_cgroup_from_mm(current->mm) : NULL;
@@ -284,9 +286,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	INIT_LIST_HEAD(&ctx->gone_node);
 	INIT_LIST_HEAD(&ctx->waiting);
 	INIT_LIST_HEAD(&ctx->removed_notice.node);
-	ctx->removed_notice.kind = RDMA_MCM_NOTICE_REMOVED;
 	INIT_LIST_HEAD(&ctx->added_notice.node);
-	ctx->added_notice.kind = RDMA_MCM_NOTICE_ADDED;
 	INIT_DELAYED_WORK(&ctx->rejoin_work, rdma_mcm_rejoin_work);
 	INIT_WORK(&ctx->work, rdma_mcm_work);
 	INIT_WORK(&ctx->free_work, rdma_mcm_free_work);
@@ -366,6 +366,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_flags(struct net *net,
 					 const struct rdma_mcm_ops *ops,
 					 void *priv, u32 flags)
 {
+	if (flags & RDMA_MCM_OPEN_DIRECT)
+		return ERR_PTR(-EINVAL);
 	return rdma_mcm_open_backend(net, addr, ops, priv,
 				     &rdma_mcm_rdma_cm_backend, flags);
 }

@@ -6,6 +6,8 @@
  *          rdma_cm_ids the manager holds; the char device's files, their
  *          contexts and memberships, and per-user accounts. All zero when
  *          nothing is in use; the tests check it after every run.
+ *   timing the kernel time of JOIN and LEAVE ioctls and of the rdma_cm
+ *          calls inside them (rdma_mcm_timing.c), for make bench
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -33,6 +35,7 @@ void rdma_mcm_debugfs_init(void)
 	rdma_mcm_debugfs_dir = debugfs_create_dir("rdma_mcm", NULL);
 	debugfs_create_file("live", 0444, rdma_mcm_debugfs_dir, NULL,
 			    &rdma_mcm_live_fops);
+	rdma_mcm_timing_init(rdma_mcm_debugfs_dir);
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 	/* best effort, like every debugfs file: nothing depends on it */
 	fault_create_debugfs_attr("fail_alloc", rdma_mcm_debugfs_dir,
@@ -43,4 +46,5 @@ void rdma_mcm_debugfs_init(void)
 void rdma_mcm_debugfs_exit(void)
 {
 	debugfs_remove_recursive(rdma_mcm_debugfs_dir);
+	rdma_mcm_timing_exit();
 }

@@ -153,23 +153,19 @@ static void rdma_mcm_wait_insert(struct rdma_mcm_ctx *ctx,
 void rdma_mcm_wait_start(struct rdma_mcm_ctx *ctx,
 			 struct rdma_mcm_membership *mb, bool device)
 {
-	struct rdma_ah_attr ah_attr;
-	bool had_ah, waiting;
+	struct rdma_ah_attr *ah = NULL;
+	bool waiting;
 
 	lockdep_assert_held(&ctx->mutex);
 	spin_lock_bh(&ctx->lock);
 	waiting = mb->state == RDMA_MCM_WAITING;
-	had_ah = waiting && mb->have_ah;
-	if (had_ah) {
-		ah_attr = mb->ah_attr;
-		mb->have_ah = false;
-		memset(&mb->ah_attr, 0, sizeof(mb->ah_attr));
-	}
-	if (waiting)
+	if (waiting) {
+		ah = mb->ah;
+		mb->ah = NULL;
 		mb->have_join = false;
+	}
 	spin_unlock_bh(&ctx->lock);
-	if (had_ah)
-		rdma_destroy_ah_attr(&ah_attr);
+	rdma_mcm_ah_free(ah);
 	if (!waiting || !list_empty(&mb->wait_node))
 		return;
 

@@ -13,6 +13,7 @@
  *   rdma_mcm_device.c   RDMA devices (ib_client) and the contexts on them
  *   rdma_mcm_addr.c     address checks
  *   rdma_mcm_rdma_cm.c  the rdma_cm and verbs calls (KUnit fakes them)
+ *   rdma_mcm_timing.c   kernel time of joins and leaves (make bench)
  *
  * Locking, outermost first:
  *   ctx->mutex          join, leave, close, slots, QP attach and detach,
@@ -25,7 +26,9 @@
  *                       the callback bookkeeping, erasure from ctx->members.
  *                       Taken with softirqs off (query and list may be
  *                       called from softirq context) by the event handler.
- * ULP callbacks run from ctx->work with none of them held.
+ * ULP callbacks run from ctx->work with none of them held; in a context
+ * opened with RDMA_MCM_OPEN_DIRECT, a JOINED may also be delivered from
+ * rdma_cm's handler (rdma_mcm_notify.c), still one callback at a time.
  */
 #ifndef _RDMA_MCM_INTERNAL_H
 #define _RDMA_MCM_INTERNAL_H
@@ -34,6 +37,8 @@
 #include <linux/fault-inject.h>
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/jump_label.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/memcontrol.h>
 #include <linux/mutex.h>
@@ -49,7 +54,17 @@
 #include <rdma/rdma_cm.h>
 #include <rdma/rdma_mcm.h>
 
+struct dentry;
 struct ib_device;
+
+/*
+ * RDMA_MCM_OPEN_DIRECT: the context's ->joined() and ->rejoined() only
+ * queue something under a lock of their own, never sleep and never call
+ * the manager, so they may run from rdma_cm's event handler, even inside
+ * a call of the manager on the same context. Only the char device's
+ * callbacks are such; rdma_mcm_open_flags() refuses the flag.
+ */
+#define RDMA_MCM_OPEN_DIRECT	BIT(31)
 
 /**
  * struct rdma_mcm_backend - the rdma_cm and verbs calls the manager makes
@@ -103,21 +118,17 @@ extern const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend;
 /**
  * struct rdma_mcm_notice - a place on a context's queue of notifications
  * @node: entry in &rdma_mcm_ctx.pending while queued
- * @kind: RDMA_MCM_NOTICE_*: a membership's (see its @pending bits), or the
- *	context's device removed or added
  *
- * One queue per context keeps the order the ULP must see: a membership's
- * ->error() or ->rejoining() for a lost device before ->device_removed(),
- * ->device_added() before the ->rejoined() that follow.
+ * A membership's (see its @pending bits), or the context's device removed
+ * or added (&rdma_mcm_ctx.removed_notice, .added_notice: told apart by
+ * address). One queue per context keeps the order the ULP must see: a
+ * membership's ->error() or ->rejoining() for a lost device before
+ * ->device_removed(), ->device_added() before the ->rejoined() that
+ * follow.
  */
 struct rdma_mcm_notice {
 	struct list_head node;
-	u8 kind;
 };
-
-#define RDMA_MCM_NOTICE_MEMBER		0
-#define RDMA_MCM_NOTICE_REMOVED		1
-#define RDMA_MCM_NOTICE_ADDED		2
 
 /* Notifications a membership has queued for its ULP (member->pending). */
 #define RDMA_MCM_NOTIFY_JOINED		BIT(0)
@@ -175,71 +186,69 @@ union rdma_mcm_addr {
  * struct rdma_mcm_membership - one membership
  * @ctx: the owning context
  * @slot: the slot it is joined on; NULL once its id is gone
- * @handle: its handle in @ctx->members
- * @key: the group as hash key
- * @gnode: entry in @ctx->groups
+ * @gnode: entry in @ctx->groups, keyed by rdma_mcm_group_key() of @group
  * @group: the group address
- * @join_type: full or send-only
  * @qp: the ULP's QP to attach, or NULL
  * @context: the ULP's per-membership context
+ * @ah: the join event's address handle attributes (holding a GID table
+ *	reference), kept only while its JOINED waits for the work: the
+ *	callback takes them; NULL otherwise
+ * @notice: its place in @ctx->pending while @pending is not zero
+ * @wait_node: entry in @ctx->waiting while it waits for a rejoin
+ * @state_time_ns: CLOCK_BOOTTIME of its last state change
+ * @due_ms: when a waiting membership may be joined again (be->now_ms)
+ * @mgid: multicast GID
+ * @handle: its handle in @ctx->members
  * @ref: references: the tables hold one, a callback in flight another
  * @state: see enum rdma_mcm_state; changed only by rdma_mcm_set_state()
  * @status: the error in %RDMA_MCM_ERROR
+ * @last_status: the last error or reason it had (kept when it recovers)
+ * @qkey: Q_Key
+ * @rejoins: times it was joined again
+ * @backoff_ms: the wait after its next failure
+ * @join_type: full or send-only
  * @pending: RDMA_MCM_NOTIFY_* not yet delivered
- * @notice: its place in @ctx->pending while @pending is not zero
+ * @mlid: multicast LID
  * @cm_joined: rdma_cm holds a membership that leave must drop
  * @qp_attached: @qp is attached to the group
  * @have_join: @mgid, @mlid and @qkey are valid
- * @have_ah: @ah_attr is valid and holds a GID table reference, dropped
- *	when the member is freed or its device goes away
- * @ah_attr: from the join event
- * @mgid: multicast GID
- * @mlid: multicast LID
- * @qkey: Q_Key
  * @rejoin: the join in flight is a rejoin: it ends in ->rejoined()
- * @rejoins: times it was joined again
- * @last_status: the last error or reason it had (kept when it recovers)
- * @state_time_ns: CLOCK_BOOTTIME of its last state change
- * @wait_node: entry in @ctx->waiting while it waits for a rejoin
- * @due_ms: when a waiting membership may be joined again (be->now_ms)
- * @backoff_ms: the wait after its next failure
  *
- * @state, @status, @last_status, @state_time_ns, @pending and the join
- * data are protected by the context's spinlock; the rest is set before the
- * member is published or changed under the context's mutex.
+ * @state, @status, @last_status, @state_time_ns, @pending, @ah and the
+ * join data are protected by the context's spinlock; the rest is set
+ * before the member is published or changed under the context's mutex.
+ * Ordered by size, so that no byte is padding: every joined group costs
+ * one of these (see Documentation/benchmark.rst, memory).
  */
 struct rdma_mcm_membership {
 	struct rdma_mcm_ctx *ctx;
 	struct rdma_mcm_slot *slot;
-	u32 handle;
-	struct rdma_mcm_key key;
 	struct rb_node gnode;
 	union rdma_mcm_addr group;
-	enum rdma_mcm_join_type join_type;
 	struct ib_qp *qp;
 	void *context;
-	refcount_t ref;
+	struct rdma_ah_attr *ah;
+	struct rdma_mcm_notice notice;
+	struct list_head wait_node;
+	u64 state_time_ns;
+	u64 due_ms;
+	union ib_gid mgid;
 
+	u32 handle;
+	refcount_t ref;
 	enum rdma_mcm_state state;
 	int status;
-	unsigned int pending;
-	struct rdma_mcm_notice notice;
+	int last_status;
+	u32 qkey;
+	u32 rejoins;
+	u32 backoff_ms;
+	u8 join_type;		/* enum rdma_mcm_join_type */
+	u8 pending;
+	u16 mlid;
 	bool cm_joined;
 	bool qp_attached;
 	bool have_join;
-	bool have_ah;
-	struct rdma_ah_attr ah_attr;
-	union ib_gid mgid;
-	u16 mlid;
-	u32 qkey;
-
 	bool rejoin;
-	u32 rejoins;
-	int last_status;
-	u64 state_time_ns;
-	struct list_head wait_node;
-	u64 due_ms;
-	u32 backoff_ms;
 };
 
 /**
@@ -277,6 +286,9 @@ struct rdma_mcm_membership {
  * @cb_member: the member whose callback is running, or NULL
  * @cb_task: the task running a callback, or NULL
  * @cb_wq: woken when a callback returns
+ * @direct: opened with RDMA_MCM_OPEN_DIRECT
+ * @delivering: the work, or rdma_cm's handler, is delivering a notice:
+ *	nobody else starts one
  * @open_done: rdma_mcm_open() has done its work: callbacks may run
  * @closing: rdma_mcm_close() was called: no more callbacks or joins
  * @device_lost: the device went away; joins fail with -ENODEV (a healing
@@ -324,6 +336,8 @@ struct rdma_mcm_ctx {
 	struct rdma_mcm_membership *cb_member;
 	struct task_struct *cb_task;
 	wait_queue_head_t cb_wq;
+	bool direct;
+	bool delivering;
 	bool open_done;
 	bool closing;
 	bool device_lost;
@@ -350,8 +364,9 @@ void rdma_mcm_addr_clear_port(struct sockaddr *sa);
 int rdma_mcm_src_parse(const struct sockaddr *sa, size_t len,
 		       union rdma_mcm_addr *out);
 int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
-			 sa_family_t family, bool ib_mgid,
-			 union rdma_mcm_addr *out, struct rdma_mcm_key *key);
+			 sa_family_t family, union rdma_mcm_addr *out);
+void rdma_mcm_group_key(const union rdma_mcm_addr *group, bool ib_mgid,
+			struct rdma_mcm_key *key);
 void rdma_mcm_addr_to_storage(const union rdma_mcm_addr *addr,
 			      struct sockaddr_storage *ss);
 size_t rdma_mcm_sockaddr_len(const struct sockaddr *sa);
@@ -396,6 +411,8 @@ extern struct workqueue_struct *rdma_mcm_wq;
 int rdma_mcm_member_init(void);
 void rdma_mcm_member_exit(void);
 void rdma_mcm_member_put(struct rdma_mcm_membership *mb);
+struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx, gfp_t gfp);
+void rdma_mcm_ah_free(struct rdma_ah_attr *ah);
 void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 			  struct rdma_mcm_membership *mb, bool cm_leave);
 void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
@@ -466,6 +483,34 @@ void rdma_mcm_dev_changed(struct ib_device *device, u32 port_num,
 /* rdma_mcm_debugfs.c: /sys/kernel/debug/rdma_mcm */
 void rdma_mcm_debugfs_init(void);
 void rdma_mcm_debugfs_exit(void);
+
+/* rdma_mcm_timing.c: a join's and a leave's kernel time (make bench) */
+enum rdma_mcm_timed {
+	RDMA_MCM_TIMED_JOIN_IOCTL,
+	RDMA_MCM_TIMED_LEAVE_IOCTL,
+	RDMA_MCM_TIMED_CM_JOIN,
+	RDMA_MCM_TIMED_CM_LEAVE,
+	RDMA_MCM_TIMED_NR,
+};
+
+DECLARE_STATIC_KEY_FALSE(rdma_mcm_timing_on);
+void __rdma_mcm_time_end(enum rdma_mcm_timed what, u64 start);
+void rdma_mcm_timing_init(struct dentry *dir);
+void rdma_mcm_timing_exit(void);
+
+/* 0 when timing is off: rdma_mcm_time_end() then does nothing */
+static inline u64 rdma_mcm_time_start(void)
+{
+	if (static_branch_unlikely(&rdma_mcm_timing_on))
+		return ktime_get_ns() ?: 1;
+	return 0;
+}
+
+static inline void rdma_mcm_time_end(enum rdma_mcm_timed what, u64 start)
+{
+	if (unlikely(start))
+		__rdma_mcm_time_end(what, start);
+}
 
 /* rdma_mcm_cdev.c: the /dev/rdma_mcm misc device */
 int rdma_mcm_cdev_register(void);

@@ -18,6 +18,7 @@
 #include <linux/err.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
@@ -33,14 +34,20 @@ static int rdma_mcm_key_cmp(const void *key, const struct rb_node *node)
 {
 	const struct rdma_mcm_membership *mb =
 		rb_entry(node, struct rdma_mcm_membership, gnode);
+	struct rdma_mcm_key mkey;
 
-	return memcmp(key, &mb->key, sizeof(mb->key));
+	rdma_mcm_group_key(&mb->group, mb->ctx->ib_mgid, &mkey);
+	return memcmp(key, &mkey, sizeof(mkey));
 }
 
 static int rdma_mcm_node_cmp(struct rb_node *a, const struct rb_node *b)
 {
-	return rdma_mcm_key_cmp(&rb_entry(a, struct rdma_mcm_membership,
-					  gnode)->key, b);
+	const struct rdma_mcm_membership *mb =
+		rb_entry(a, struct rdma_mcm_membership, gnode);
+	struct rdma_mcm_key key;
+
+	rdma_mcm_group_key(&mb->group, mb->ctx->ib_mgid, &key);
+	return rdma_mcm_key_cmp(&key, b);
 }
 
 /* The membership of a group key, or NULL; ctx->mutex held. */
@@ -55,6 +62,37 @@ rdma_mcm_group_find(struct rdma_mcm_ctx *ctx, const struct rdma_mcm_key *key)
 }
 
 /**
+ * rdma_mcm_ah_alloc() - room for a join event's address handle attributes
+ * @ctx: the context, whose memory cgroup is charged
+ * @gfp: GFP_KERNEL, or GFP_ATOMIC under a spinlock
+ *
+ * Return: the room, or NULL.
+ */
+struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx, gfp_t gfp)
+{
+	struct mem_cgroup *old = set_active_memcg(ctx->memcg);
+	struct rdma_ah_attr *ah;
+
+	ah = kmalloc(sizeof(*ah), gfp | __GFP_ACCOUNT);
+	set_active_memcg(old);
+	return ah;
+}
+
+/**
+ * rdma_mcm_ah_free() - free kept address handle attributes
+ * @ah: from rdma_mcm_ah_alloc(), filled by rdma_copy_ah_attr(); or NULL
+ *
+ * Context: process context (drops a GID table reference).
+ */
+void rdma_mcm_ah_free(struct rdma_ah_attr *ah)
+{
+	if (!ah)
+		return;
+	rdma_destroy_ah_attr(ah);
+	kfree(ah);
+}
+
+/**
  * rdma_mcm_member_put() - drop a reference on a membership
  * @mb: the membership
  *
@@ -65,8 +103,7 @@ void rdma_mcm_member_put(struct rdma_mcm_membership *mb)
 	might_sleep();
 	if (!refcount_dec_and_test(&mb->ref))
 		return;
-	if (mb->have_ah)
-		rdma_destroy_ah_attr(&mb->ah_attr);
+	rdma_mcm_ah_free(mb->ah);
 	kmem_cache_free(rdma_mcm_member_cache, mb);
 	atomic_dec(&rdma_mcm_live_members);
 }
@@ -120,8 +157,7 @@ static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
 void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 			  struct rdma_mcm_membership *mb, bool cm_leave)
 {
-	struct rdma_ah_attr ah_attr;
-	bool had_ah;
+	struct rdma_ah_attr *ah;
 
 	lockdep_assert_held(&ctx->mutex);
 
@@ -136,13 +172,10 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 	 * a caller still in the barrier below. A callback in flight holds a
 	 * reference of its own.
 	 */
-	had_ah = mb->have_ah;
-	ah_attr = mb->ah_attr;
-	mb->have_ah = false;
-	memset(&mb->ah_attr, 0, sizeof(mb->ah_attr));
+	ah = mb->ah;
+	mb->ah = NULL;
 	spin_unlock_bh(&ctx->lock);
-	if (had_ah)
-		rdma_destroy_ah_attr(&ah_attr);
+	rdma_mcm_ah_free(ah);
 	/*
 	 * Not under ctx->lock, which softirq context may take: the xarray's
 	 * lock is not softirq-safe. An event that still finds the member
@@ -183,10 +216,8 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
 				 struct rdma_mcm_membership *mb)
 {
-	struct rdma_ah_attr ah_attr;
-	bool had_ah;
-
 	bool heal = ctx->flags & RDMA_MCM_OPEN_HEAL;
+	struct rdma_ah_attr *ah;
 
 	lockdep_assert_held(&ctx->mutex);
 	if (mb->qp_attached)
@@ -198,11 +229,9 @@ void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
 		mb->qp = NULL;
 
 	spin_lock_bh(&ctx->lock);
-	had_ah = mb->have_ah;
-	ah_attr = mb->ah_attr;
-	mb->have_ah = false;
+	ah = mb->ah;
+	mb->ah = NULL;
 	mb->have_join = false;
-	memset(&mb->ah_attr, 0, sizeof(mb->ah_attr));
 	if (mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED) {
 		rdma_mcm_set_state(mb, heal ? RDMA_MCM_WAITING : RDMA_MCM_ERROR,
 				   -ENODEV);
@@ -210,8 +239,7 @@ void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
 						RDMA_MCM_NOTIFY_ERROR);
 	}
 	spin_unlock_bh(&ctx->lock);
-	if (had_ah)
-		rdma_destroy_ah_attr(&ah_attr);
+	rdma_mcm_ah_free(ah);
 	if (mb->state == RDMA_MCM_WAITING)
 		rdma_mcm_wait_for_device(ctx, mb);
 }
@@ -386,7 +414,6 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 	mb->state = RDMA_MCM_JOINING;
 	mb->state_time_ns = ktime_get_boottime_ns();
 	INIT_LIST_HEAD(&mb->notice.node);
-	mb->notice.kind = RDMA_MCM_NOTICE_MEMBER;
 	INIT_LIST_HEAD(&mb->wait_node);
 
 	mutex_lock(&ctx->mutex);
@@ -404,8 +431,7 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 	}
 	/* ctx->ib_mgid is the context's for good: parse under the mutex */
 	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
-				   ctx->src.sa.sa_family, ctx->ib_mgid,
-				   &mb->group, &mb->key);
+				   ctx->src.sa.sa_family, &mb->group);
 	if (ret)
 		goto err_unlock;
 	if (rb_find_add(&mb->gnode, &ctx->groups, rdma_mcm_node_cmp)) {
@@ -612,9 +638,9 @@ int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 
 	mutex_lock(&ctx->mutex);
 	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
-				   ctx->src.sa.sa_family, ctx->ib_mgid, &addr,
-				   &key);
+				   ctx->src.sa.sa_family, &addr);
 	if (!ret) {
+		rdma_mcm_group_key(&addr, ctx->ib_mgid, &key);
 		mb = rdma_mcm_group_find(ctx, &key);
 		/* one key, two IPv6 groups on InfiniBand: not this one */
 		if (mb && addr.sa.sa_family == AF_INET6 &&

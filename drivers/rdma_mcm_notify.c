@@ -11,6 +11,11 @@
  * losing the device (rdma_mcm_ctx.c), and calling the ULP, one callback at
  * a time, with no lock of ours held, in the order of one queue of notices
  * per context (struct rdma_mcm_notice).
+ *
+ * One shortcut: in a context whose callbacks only queue (the char
+ * device's, RDMA_MCM_OPEN_DIRECT), a JOINED with no QP to attach and
+ * nothing queued before it goes to the callback from rdma_cm's handler
+ * itself, which saves the work's wakeup on the way to the application.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -101,14 +106,102 @@ static int rdma_mcm_mc_status(int status)
 	}
 }
 
+/*
+ * Can @mb's JOINED go to the ULP from rdma_cm's handler, now? Only in a
+ * context whose callbacks allow it (the char device's only queue an event
+ * under the file's lock), when there is no QP to attach (that sleeps),
+ * nothing queued before it (order) and no callback running (one at a
+ * time): then the work's hop, a wakeup of another thread, is saved.
+ */
+static bool rdma_mcm_can_deliver_now(struct rdma_mcm_ctx *ctx,
+				     struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&ctx->lock);
+	return ctx->direct && ctx->open_done && !ctx->closing &&
+	       !ctx->delivering && !ctx->device_lost_pending &&
+	       !ctx->device_lost &&
+	       list_empty(&ctx->pending) &&
+	       !(mb->qp && mb->join_type == RDMA_MCM_FULLMEMBER);
+}
+
+/* The joined membership's callback information, from rdma_cm's event. */
+static void rdma_mcm_join_info(struct rdma_mcm_membership *mb,
+			       const struct rdma_ah_attr *ah_attr,
+			       struct rdma_mcm_join_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->handle = mb->handle;
+	info->context = mb->context;
+	rdma_mcm_addr_to_storage(&mb->group, &info->group);
+	info->join_type = mb->join_type;
+	info->mgid = mb->mgid;
+	info->mlid = mb->mlid;
+	info->qkey = mb->qkey;
+	info->rejoins = mb->rejoins;
+	info->ah_attr = *ah_attr;
+}
+
+/* The membership is joined (its QP, if any, attached). */
+static void rdma_mcm_joined(struct rdma_mcm_membership *mb)
+{
+	rdma_mcm_set_state(mb, RDMA_MCM_JOINED, 0);
+	if (mb->rejoin)
+		mb->rejoins++;
+	mb->backoff_ms = 0;
+}
+
+/*
+ * Deliver @mb's JOINED from rdma_cm's handler, as one callback the work
+ * does not overlap (ctx->delivering); a notice queued meanwhile is left to
+ * the work. The event's address handle attributes are lent to the
+ * callback for its duration, as the work lends a copy.
+ */
+static void rdma_mcm_deliver_now(struct rdma_mcm_ctx *ctx,
+				 struct rdma_mcm_membership *mb,
+				 const struct rdma_ah_attr *ah_attr)
+{
+	const struct rdma_mcm_ops *ops = ctx->ops;
+	struct rdma_mcm_join_info info;
+	bool rejoined = mb->rejoin, kick;
+
+	lockdep_assert_held(&ctx->lock);
+	rdma_mcm_joined(mb);
+	rdma_mcm_join_info(mb, ah_attr, &info);
+	ctx->delivering = true;
+	ctx->cb_member = mb;
+	ctx->cb_task = current;
+	refcount_inc(&mb->ref);
+	spin_unlock_bh(&ctx->lock);
+
+	if (rejoined && ops->rejoined)
+		ops->rejoined(ctx->priv, &info);
+	else if (ops->joined)
+		ops->joined(ctx->priv, &info);
+
+	spin_lock_bh(&ctx->lock);
+	ctx->cb_member = NULL;
+	ctx->cb_task = NULL;
+	ctx->delivering = false;
+	kick = !list_empty(&ctx->pending);
+	spin_unlock_bh(&ctx->lock);
+	wake_up_all(&ctx->cb_wq);
+	if (kick)
+		queue_work(rdma_mcm_wq, &ctx->work);
+	rdma_mcm_member_put(mb);
+}
+
 static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 			      struct rdma_mcm_slot *slot,
 			      struct rdma_cm_event *event)
 {
 	u32 handle = (uintptr_t)event->param.ud.private_data;
+	struct rdma_ah_attr *ah = NULL;
 	struct rdma_mcm_membership *mb;
 	bool queued = false;
 
+	/* the work's JOINED keeps the attributes until its callback */
+	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN && !ctx->direct)
+		ah = rdma_mcm_ah_alloc(ctx, GFP_KERNEL);
 	spin_lock_bh(&ctx->lock);
 	mb = xa_load(&ctx->members, handle);
 	if (!mb || mb->slot != slot || ctx->closing)
@@ -117,12 +210,27 @@ static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN) {
 		if (mb->state != RDMA_MCM_JOINING || mb->have_join)
 			goto out;
-		rdma_copy_ah_attr(&mb->ah_attr, &event->param.ud.ah_attr);
-		mb->have_ah = true;
-		mb->mgid = rdma_ah_read_grh(&mb->ah_attr)->dgid;
-		mb->mlid = rdma_ah_get_dlid(&mb->ah_attr);
+		mb->mgid = rdma_ah_read_grh(&event->param.ud.ah_attr)->dgid;
+		mb->mlid = rdma_ah_get_dlid(&event->param.ud.ah_attr);
 		mb->qkey = event->param.ud.qkey;
 		mb->have_join = true;
+		if (rdma_mcm_can_deliver_now(ctx, mb)) {
+			/* unlocks */
+			rdma_mcm_deliver_now(ctx, mb, &event->param.ud.ah_attr);
+			kfree(ah);
+			return;
+		}
+		if (!ah)
+			ah = rdma_mcm_ah_alloc(ctx, GFP_ATOMIC);
+		if (!ah) {
+			/* joined, but the ULP could not be told how to send */
+			rdma_mcm_set_state(mb, RDMA_MCM_ERROR, -ENOMEM);
+			rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+			goto queue;
+		}
+		rdma_copy_ah_attr(ah, &event->param.ud.ah_attr);
+		mb->ah = ah;
+		ah = NULL;
 		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
 	} else {
 		int status = rdma_mcm_mc_status(event->status);
@@ -138,9 +246,11 @@ static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 			rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
 		}
 	}
+queue:
 	queued = true;
 out:
 	spin_unlock_bh(&ctx->lock);
+	kfree(ah);	/* not needed after all (never filled) */
 	if (queued)
 		queue_work(rdma_mcm_wq, &ctx->work);
 	else
@@ -228,10 +338,7 @@ static void rdma_mcm_finish_join(struct rdma_mcm_ctx *ctx,
 			*what = (*what & ~RDMA_MCM_NOTIFY_JOINED) |
 				RDMA_MCM_NOTIFY_ERROR;
 		} else {
-			rdma_mcm_set_state(mb, RDMA_MCM_JOINED, 0);
-			if (mb->rejoin)
-				mb->rejoins++;
-			mb->backoff_ms = 0;
+			rdma_mcm_joined(mb);
 		}
 	}
 	spin_unlock_bh(&ctx->lock);
@@ -269,6 +376,7 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 			      struct rdma_mcm_membership *mb, unsigned int what)
 {
 	const struct rdma_mcm_ops *ops = ctx->ops;
+	struct rdma_ah_attr *ah = NULL;
 	struct rdma_mcm_join_info info;
 	bool rejoined = false;
 	int status;
@@ -276,7 +384,10 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 	spin_lock_bh(&ctx->lock);
 	switch (what) {
 	case RDMA_MCM_NOTIFY_JOINED:
-		if (mb->state != RDMA_MCM_JOINED)
+		/* the attributes are the callback's now, told or not */
+		ah = mb->ah;
+		mb->ah = NULL;
+		if (mb->state != RDMA_MCM_JOINED || WARN_ON_ONCE(!ah))
 			goto skip;
 		break;
 	case RDMA_MCM_NOTIFY_ERROR:
@@ -293,18 +404,9 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 	status = what == RDMA_MCM_NOTIFY_REJOINING ? mb->last_status :
 						     mb->status;
 	if (what == RDMA_MCM_NOTIFY_JOINED) {
-		memset(&info, 0, sizeof(info));
-		info.handle = mb->handle;
-		info.context = mb->context;
-		rdma_mcm_addr_to_storage(&mb->group, &info.group);
-		info.join_type = mb->join_type;
-		info.mgid = mb->mgid;
-		info.mlid = mb->mlid;
-		info.qkey = mb->qkey;
-		info.rejoins = mb->rejoins;
+		/* lent for the call; freed (with its GID reference) after */
+		rdma_mcm_join_info(mb, ah, &info);
 		rejoined = mb->rejoin;
-		/* a reference of its own: a leave drops the member's */
-		rdma_copy_ah_attr(&info.ah_attr, &mb->ah_attr);
 	}
 	spin_unlock_bh(&ctx->lock);
 
@@ -315,7 +417,6 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 			ops->rejoined(ctx->priv, &info);
 		else if (ops->joined)
 			ops->joined(ctx->priv, &info);
-		rdma_destroy_ah_attr(&info.ah_attr);
 		break;
 	case RDMA_MCM_NOTIFY_ERROR:
 		if (ops->error)
@@ -328,9 +429,11 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 		break;
 	}
 	rdma_mcm_cb_exit(ctx);
+	rdma_mcm_ah_free(ah);
 	return;
 skip:
 	spin_unlock_bh(&ctx->lock);
+	rdma_mcm_ah_free(ah);
 }
 
 /* A waiting membership lets go of its group before ->rejoining(). */
@@ -343,15 +446,34 @@ static void rdma_mcm_start_rejoining(struct rdma_mcm_ctx *ctx,
 }
 
 /* The context's own notice: ->device_removed() or ->device_added(). */
-static void rdma_mcm_ctx_callback(struct rdma_mcm_ctx *ctx, u8 kind)
+static void rdma_mcm_ctx_callback(struct rdma_mcm_ctx *ctx,
+				  struct rdma_mcm_notice *notice)
 {
-	void (*fn)(void *priv) = kind == RDMA_MCM_NOTICE_REMOVED ?
+	void (*fn)(void *priv) = notice == &ctx->removed_notice ?
 		ctx->ops->device_removed : ctx->ops->device_added;
 
 	lockdep_assert_not_held(&ctx->mutex);
 	if (fn)
 		fn(ctx->priv);
 	rdma_mcm_cb_exit(ctx);
+}
+
+/* The work's notice, or the handler's JOINED, is delivered. */
+static void rdma_mcm_delivered(struct rdma_mcm_ctx *ctx)
+{
+	spin_lock_bh(&ctx->lock);
+	ctx->delivering = false;
+	spin_unlock_bh(&ctx->lock);
+}
+
+static bool rdma_mcm_is_delivering(struct rdma_mcm_ctx *ctx)
+{
+	bool delivering;
+
+	spin_lock_bh(&ctx->lock);
+	delivering = ctx->delivering;
+	spin_unlock_bh(&ctx->lock);
+	return delivering;
 }
 
 /*
@@ -368,7 +490,8 @@ static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
 	spin_lock_bh(&ctx->lock);
 	notice = list_first_entry_or_null(&ctx->pending,
 					  struct rdma_mcm_notice, node);
-	if (!notice || ctx->closing) {
+	/* a JOINED going out from rdma_cm's handler: see rdma_mcm_work() */
+	if (!notice || ctx->closing || ctx->delivering) {
 		spin_unlock_bh(&ctx->lock);
 		return false;
 	}
@@ -378,24 +501,27 @@ static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
 	 * ULP is not told of a device it can no longer use (the removal's
 	 * notice follows).
 	 */
-	if (notice->kind == RDMA_MCM_NOTICE_ADDED &&
+	if (notice == &ctx->added_notice &&
 	    (!READ_ONCE(ctx->device) || READ_ONCE(ctx->device_lost))) {
 		spin_unlock_bh(&ctx->lock);
 		return true;
 	}
-	if (notice->kind != RDMA_MCM_NOTICE_MEMBER) {
+	if (notice == &ctx->removed_notice || notice == &ctx->added_notice) {
 		if (!rdma_mcm_cb_enter(ctx, NULL)) {
 			spin_unlock_bh(&ctx->lock);
 			return true;
 		}
+		ctx->delivering = true;
 		spin_unlock_bh(&ctx->lock);
-		rdma_mcm_ctx_callback(ctx, notice->kind);
+		rdma_mcm_ctx_callback(ctx, notice);
+		rdma_mcm_delivered(ctx);
 		return true;
 	}
 	mb = container_of(notice, struct rdma_mcm_membership, notice);
 	what = mb->pending;
 	mb->pending = 0;
 	refcount_inc(&mb->ref);
+	ctx->delivering = true;
 	spin_unlock_bh(&ctx->lock);
 
 	if (what & RDMA_MCM_NOTIFY_REJOINING) {
@@ -408,8 +534,26 @@ static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
 		rdma_mcm_callback(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
 	if (what & RDMA_MCM_NOTIFY_ERROR)
 		rdma_mcm_callback(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+	rdma_mcm_delivered(ctx);
 	rdma_mcm_member_put(mb);
 	return true;
+}
+
+/*
+ * A JOINED delivered from rdma_cm's handler held the work back: wait for
+ * it to return, so that the work's run ends with nothing left to deliver
+ * (a device removal waits for that run). Returns true to look again.
+ */
+static bool rdma_mcm_wait_direct(struct rdma_mcm_ctx *ctx)
+{
+	bool busy;
+
+	spin_lock_bh(&ctx->lock);
+	busy = ctx->delivering && !ctx->closing && !list_empty(&ctx->pending);
+	spin_unlock_bh(&ctx->lock);
+	if (busy)
+		wait_event(ctx->cb_wq, !rdma_mcm_is_delivering(ctx));
+	return busy;
 }
 
 /**
@@ -438,8 +582,10 @@ void rdma_mcm_work(struct work_struct *work)
 
 	if (lost)
 		rdma_mcm_ctx_take_device(ctx);
-	while (rdma_mcm_deliver_one(ctx))
-		cond_resched();
+	do {
+		while (rdma_mcm_deliver_one(ctx))
+			cond_resched();
+	} while (rdma_mcm_wait_direct(ctx));
 	if (lost)
 		rdma_mcm_ctx_destroy_ids(ctx);
 }

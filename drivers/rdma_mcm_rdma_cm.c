@@ -39,13 +39,21 @@ static int mcm_cm_join(const struct rdma_mcm_backend *be,
 		       struct rdma_cm_id *id, struct sockaddr *addr,
 		       u8 join_state, void *context)
 {
-	return rdma_join_multicast(id, addr, join_state, context);
+	u64 t = rdma_mcm_time_start();
+	int ret;
+
+	ret = rdma_join_multicast(id, addr, join_state, context);
+	rdma_mcm_time_end(RDMA_MCM_TIMED_CM_JOIN, t);
+	return ret;
 }
 
 static void mcm_cm_leave(const struct rdma_mcm_backend *be,
 			 struct rdma_cm_id *id, struct sockaddr *addr)
 {
+	u64 t = rdma_mcm_time_start();
+
 	rdma_leave_multicast(id, addr);
+	rdma_mcm_time_end(RDMA_MCM_TIMED_CM_LEAVE, t);
 }
 
 static int mcm_cm_attach(const struct rdma_mcm_backend *be, struct ib_qp *qp,

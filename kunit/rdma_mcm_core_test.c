@@ -306,7 +306,6 @@ static void mcm_group_address_checks(struct kunit *test)
 	const struct mcm_addr_case *c = test->param_value;
 	struct sockaddr_storage ss = {};
 	union rdma_mcm_addr out;
-	struct rdma_mcm_key key;
 	size_t len = c->len;
 
 	ss.ss_family = c->family;
@@ -320,7 +319,7 @@ static void mcm_group_address_checks(struct kunit *test)
 		len = c->family == AF_INET6 ? sizeof(struct sockaddr_in6) :
 					      sizeof(struct sockaddr_in);
 	KUNIT_EXPECT_EQ(test, rdma_mcm_group_parse((struct sockaddr *)&ss, len,
-						   AF_INET, false, &out, &key),
+						   AF_INET, &out),
 			c->expected);
 }
 

@@ -30,6 +30,8 @@ static void mcm_rec_joined(void *priv, const struct rdma_mcm_join_info *info)
 	mcm_rec_enter(rec);
 	rec->joined++;
 	rec->last_join = *info;
+	rec->joined_task = current;
+	rec->joined_in_work = rec->ctx && current_work() == &rec->ctx->work;
 	switch (rec->on_joined) {
 	case MCM_ACT_LEAVE_SELF:
 		rec->action_ret = rdma_mcm_leave(rec->ctx, info->handle);

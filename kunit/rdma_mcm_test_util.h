@@ -56,6 +56,9 @@ struct mcm_rec {
 	bool close_on_rejoining;	/* ->rejoining() closes the context */
 	int order_errors;		/* ->rejoined() before ->device_added() */
 
+	struct task_struct *joined_task;	/* ran the last ->joined() */
+	bool joined_in_work;	/* ... from the context's work */
+
 	atomic_t in_callback;	/* callbacks running now */
 	int overlaps;		/* callbacks that ran beside another */
 

@@ -150,8 +150,11 @@ int mcm_fill(struct rdma_mcm_channel *ch)
 		return ret;
 	n = ch->io->read(ch->io_priv, ch->fd, buf,
 			 (size_t)MCM_READ_BATCH * ch->ev_size);
-	if (n < 0)
+	if (n < 0) {
+		ch->drained = errno == EAGAIN;
 		return errno ? -errno : -EIO;
+	}
+	ch->drained = (size_t)n < (size_t)MCM_READ_BATCH * ch->ev_size;
 	if (n == 0 || (size_t)n % ch->ev_size ||
 	    (size_t)n > (size_t)MCM_READ_BATCH * ch->ev_size)
 		return -EPROTO;
@@ -267,8 +270,22 @@ MCM_EXPORT struct rdma_mcm_channel *rdma_mcm_open_channel(int flags)
 		if (ch->wake_fd < 0)
 			ret = -errno;
 	}
+	/*
+	 * Room for the first events and memberships now, so that the first
+	 * join and the first wait allocate nothing; a new file has no
+	 * event queued.
+	 */
+	if (!ret)
+		ret = mcm_queue_reserve(&ch->queue, MCM_READ_BATCH);
+	if (!ret)
+		ret = mcm_table_prepare(&ch->members);
+	ch->drained = 1;
 	if (!ret)
 		return ch;
+	if (ch->wake_fd >= 0)
+		close(ch->wake_fd);
+	mcm_queue_free(&ch->queue);
+	mcm_table_free(&ch->members);
 	ch->io->close(ch->io_priv, ch->fd);
 err_sync:
 	pthread_mutex_destroy(&ch->lock);

@@ -119,19 +119,23 @@ static int next_event(struct rdma_mcm_channel *ch, const struct want *w,
 		ret = take(ch, w, ev);
 		if (ret)
 			return ret < 0 ? ret : 0;
-		ret = mcm_fill(ch);
-		if (ret > 0)
-			continue;
-		if (ret != -EAGAIN)
-			return ret;
 		left = remaining(deadline);
-		if (!left)
-			return -ETIMEDOUT;
+		/* an empty queue before: wait (poll) first, then read */
+		if (!ch->drained || !left) {
+			ret = mcm_fill(ch);
+			if (ret > 0)
+				continue;
+			if (ret != -EAGAIN)
+				return ret;
+			if (!left)
+				return -ETIMEDOUT;
+		}
 		if (ch->poller) {
 			wait_cond(ch, deadline);
 			continue;
 		}
 		ret = wait_poll(ch, left);
+		ch->drained = 0;	/* something came, or time to look */
 		if (ret)
 			return ret;
 	}

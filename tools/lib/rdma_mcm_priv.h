@@ -232,6 +232,12 @@ struct rdma_mcm_channel {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;		/* the queue changed, or no poller */
 	int poller;			/* a thread waits in poll() */
+	/*
+	 * The last read() found the kernel's queue empty (EAGAIN, or less
+	 * than a full batch): a waiter polls before it reads again, one
+	 * system call less for an event still to come.
+	 */
+	int drained;
 	uint64_t app_events;		/* types the application asked for */
 	struct mcm_queue queue;
 	struct mcm_table members;
@@ -314,6 +320,7 @@ MCM_HIDDEN uint32_t mcm_queue_purge(struct mcm_queue *q,
 
 /* members.c */
 MCM_HIDDEN void mcm_table_free(struct mcm_table *t);
+MCM_HIDDEN int mcm_table_prepare(struct mcm_table *t);
 MCM_HIDDEN struct mcm_member *mcm_table_add(struct mcm_table *t,
 					    uint32_t ctx_id, uint32_t handle,
 					    uint32_t join_flags,

@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -210,6 +211,76 @@ static void test_timeouts_with_signals(void)
 	rdma_mcm_close_channel(ch);
 }
 
+struct later {
+	pthread_t thread;
+	uint32_t ctx_id;
+	uint32_t handle;
+};
+
+static void *complete_later(void *arg)
+{
+	struct later *l = arg;
+	struct timespec ms50 = { 0, 50000000 };
+
+	nanosleep(&ms50, NULL);
+	fake_complete(l->ctx_id, l->handle, 0);
+	return NULL;
+}
+
+/*
+ * A wait for an event still to come polls first and reads once (the
+ * kernel's queue was empty at the last read): no read() that can only
+ * say EAGAIN. Had the event come before the wait, poll() returns at
+ * once, and it is one read all the same.
+ */
+static void test_wait_reads_once(void)
+{
+	struct rdma_mcm_channel *ch;
+	struct rdma_mcm_event ev;
+	struct later l;
+	unsigned int reads;
+
+	ch = setup(0, &l.ctx_id);
+	l.handle = join(ch, l.ctx_id, "239.9.1.4", 5);
+	reads = fake.nr_reads;
+	if (pthread_create(&l.thread, NULL, complete_later, &l))
+		abort();
+	CHECK(rdma_mcm_wait_event(ch, &ev, 20000) == 0);
+	pthread_join(l.thread, NULL);
+	CHECK(ev.event == RDMA_MCM_EVENT_JOINED && ev.handle == l.handle);
+	CHECK(fake.nr_reads - reads == 1);
+	rdma_mcm_close_channel(ch);
+}
+
+/*
+ * 20 events queued: the first read takes a full batch (16), so the
+ * library reads again without polling when its queue runs out; that read
+ * finds the last 4 and no more: two reads for 20 waits.
+ */
+static void test_wait_batches(void)
+{
+	struct rdma_mcm_channel *ch;
+	struct rdma_mcm_event ev;
+	char group[32];
+	unsigned int reads;
+	uint32_t ctx;
+	int i, got = 0;
+
+	ch = setup(0, &ctx);
+	for (i = 0; i < 20; i++) {
+		snprintf(group, sizeof(group), "239.9.2.%d", i + 1);
+		join(ch, ctx, group, i);
+	}
+	CHECK(fake_complete_all() == 20);
+	reads = fake.nr_reads;
+	for (i = 0; i < 20; i++)
+		got += rdma_mcm_wait_event(ch, &ev, 20000) == 0 &&
+		       ev.event == RDMA_MCM_EVENT_JOINED;
+	CHECK(got == 20);
+	CHECK(fake.nr_reads - reads == 2);
+	rdma_mcm_close_channel(ch);
+}
+
 void wait_tests(void)
 {
 	h_run("join_sync waits through signals in the call (SA_RESTART)",
@@ -226,4 +297,8 @@ void wait_tests(void)
 	      test_wait_event_no_restart);
 	h_run("wait_event and join_sync time out, not EINTR, under signals",
 	      test_timeouts_with_signals);
+	h_run("a wait for an event still to come reads once",
+	      test_wait_reads_once);
+	h_run("20 queued events take two reads of a batch each",
+	      test_wait_batches);
 }

@@ -13,12 +13,17 @@
  *		   cancel     join and leave each group at once
  *		   hold       join all, wait for the events, print "HOLDING",
  *			      then wait for SIGTERM (memory measurements)
+ *		   latency    N times: join one group, wait for its joined
+ *			      event, leave; the join-to-event time of each
+ *			      (shim and ucma only)
  *	TYPE       sendonly | full
  *
  * Prints one line: "RESULT contender workload type N phase1_us phase2_us"
  * (joinleave: join+wait and leave; cancel and noop: total and 0), or
  * "RESULT ... timeout" when the MCM_BENCH_BUDGET seconds (default 120)
  * run out, which is a result too: the contender could not reach N.
+ * The latency workload prints "LATENCY contender type N median_us p99_us
+ * min_us max_us" instead.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -101,6 +106,27 @@ static void hold(void)
 	fflush(stdout);
 	for (;;)
 		pause();
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The latency workload's line: median, p99 (nearest rank), min, max. */
+static void report_latency(double *lat, unsigned int n)
+{
+	unsigned int p99 = (unsigned int)(0.99 * n + 0.999999);
+
+	qsort(lat, n, sizeof(*lat), cmp_double);
+	if (p99 < 1)
+		p99 = 1;
+	printf("LATENCY %s %s %u %.1f %.1f %.1f %.1f\n", g_contender, g_type,
+	       n, n % 2 ? lat[n / 2] : (lat[n / 2 - 1] + lat[n / 2]) / 2,
+	       lat[p99 - 1], lat[0], lat[n - 1]);
+	fflush(stdout);
 }
 
 /* ---------------------------------------------------------- rdma_mcm */
@@ -195,6 +221,38 @@ static void shim_run(int flags, int batch)
 	rdma_mcm_close_channel(ch);
 }
 
+/* One group, joined and left N times; each join timed to its event. */
+static void shim_latency(int flags)
+{
+	struct rdma_mcm_channel *ch;
+	struct rdma_mcm_event ev;
+	struct sockaddr_in sin;
+	unsigned int i;
+	uint32_t ctx, h;
+	double *lat, t0;
+
+	lat = calloc(g_n, sizeof(*lat));
+	if (!lat)
+		fail("calloc");
+	group(0, &sin);
+	ch = shim_open(&ctx);
+	for (i = 0; i < g_n; i++) {
+		t0 = now_us();
+		if (rdma_mcm_join(ch, ctx, (struct sockaddr *)&sin, flags, i,
+				  &h))
+			fail("join");
+		if (rdma_mcm_wait_event(ch, &ev, -1))
+			fail("wait_event");
+		lat[i] = now_us() - t0;
+		if (ev.event != RDMA_MCM_EVENT_JOINED || ev.handle != h)
+			fail("join_error_event");
+		if (rdma_mcm_leave(ch, ctx, h))
+			fail("leave");
+	}
+	report_latency(lat, g_n);
+	rdma_mcm_close_channel(ch);
+}
+
 static void noop_run(void)
 {
 	struct rdma_mcm_version v;
@@ -285,6 +343,40 @@ static void ucma_run(int flags)
 	rdma_destroy_event_channel(ec);
 }
 
+static void ucma_latency(int flags)
+{
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	struct rdma_event_channel *ec;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	unsigned int i;
+	double *lat, t0;
+
+	lat = calloc(g_n, sizeof(*lat));
+	if (!lat)
+		fail("calloc");
+	inet_pton(AF_INET, SRC_ADDR, &src.sin_addr);
+	ec = rdma_create_event_channel();
+	if (!ec || rdma_create_id(ec, &id, NULL, RDMA_PS_UDP))
+		fail("rdma_create_id");
+	if (rdma_bind_addr(id, (struct sockaddr *)&src))
+		fail("rdma_bind_addr");
+	for (i = 0; i < g_n; i++) {
+		t0 = now_us();
+		ucma_join(id, 0, flags);
+		if (rdma_get_cm_event(ec, &ev))
+			fail("rdma_get_cm_event");
+		lat[i] = now_us() - t0;
+		if (ev->event != RDMA_CM_EVENT_MULTICAST_JOIN)
+			fail("join_error_event");
+		rdma_ack_cm_event(ev);
+		ucma_leave(id, 0);
+	}
+	report_latency(lat, g_n);
+	rdma_destroy_id(id);
+	rdma_destroy_event_channel(ec);
+}
+
 int main(int argc, char **argv)
 {
 	const char *budget = getenv("MCM_BENCH_BUDGET");
@@ -292,7 +384,7 @@ int main(int argc, char **argv)
 
 	if (argc != 5) {
 		fprintf(stderr,
-			"usage: %s shim|batch|ucma|noop joinleave|cancel|hold N sendonly|full\n",
+			"usage: %s shim|batch|ucma|noop joinleave|cancel|hold|latency N sendonly|full\n",
 			argv[0]);
 		return 2;
 	}
@@ -304,6 +396,17 @@ int main(int argc, char **argv)
 	signal(SIGALRM, on_alarm);
 	alarm(budget ? atoi(budget) : 120);
 
+	if (!strcmp(g_workload, "latency")) {
+		if (!g_n)
+			return 2;
+		if (!strcmp(g_contender, "shim"))
+			shim_latency(sendonly);
+		else if (!strcmp(g_contender, "ucma"))
+			ucma_latency(sendonly);
+		else
+			return 2;
+		return 0;
+	}
 	if (!strcmp(g_contender, "shim"))
 		shim_run(sendonly, 0);
 	else if (!strcmp(g_contender, "batch"))

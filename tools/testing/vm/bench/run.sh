@@ -4,10 +4,16 @@
 # The benchmark inside one VM boot (scripts/bench runs it on each kernel):
 # every contender of mcm_bench, alternating their order from one repetition
 # to the next so that drift hits them alike, over N = 1 .. 100k, send-only
-# and full-member joins, join+leave and cancel workloads; then kernel
-# memory per membership at N = 10k. Prints RESULT and MEM lines.
+# and full-member joins, join+leave and cancel workloads (7 repetitions up
+# to N = 100, where a run is short and noisy, 3 at 1k and 10k, 1 at 100k);
+# the join-to-JOINED latency of single joins (LATENCY lines); rdma_mcm's
+# kernel time against rdma_cm's inside it (TIMING lines); then kernel
+# memory per membership at N = 10k. Prints RESULT, LATENCY, TIMING and MEM
+# lines.
 
 REPS=${REPS:-3}
+REPS_SMALL=${REPS_SMALL:-7}
+LAT_RUNS=${LAT_RUNS:-200}
 BUDGET=${BUDGET:-45}
 CONTENDERS=(shim batch ucma)
 
@@ -30,6 +36,7 @@ run_one() { # contender workload n type
 
 for n in 1 10 100 1000 10000 100000; do
 	reps=$REPS
+	[ "$n" -le 100 ] && reps=$REPS_SMALL
 	[ "$n" -ge 100000 ] && reps=1
 	for rep in $(seq "$reps"); do
 		# rotate the contenders' order by repetition
@@ -41,6 +48,38 @@ for n in 1 10 100 1000 10000 100000; do
 					run_one "$c" "$w" "$n" "$type"
 				done
 			done
+		done
+	done
+done
+
+# what one group feels: LAT_RUNS times join, wait for JOINED, leave; the
+# join-to-event time of each, per contender, three rounds in alternating
+# order
+for rep in 1 2 3; do
+	for type in sendonly full; do
+		order=(shim ucma)
+		[ $((rep % 2)) -eq 0 ] && order=(ucma shim)
+		for c in "${order[@]}"; do
+			MCM_BENCH_BUDGET=$BUDGET mcm_bench "$c" latency "$LAT_RUNS" \
+				"$type" 2>&1 | grep -E '^(LATENCY|RESULT)'
+			sleep 0.2
+		done
+	done
+done
+
+# rdma_mcm's own kernel time: JOIN and LEAVE ioctls against the
+# rdma_join_multicast() and rdma_leave_multicast() inside them
+# (debugfs timing, on only for these runs)
+TIMING=/sys/kernel/debug/rdma_mcm/timing
+for rep in 1 2; do
+	for w in joinleave cancel; do
+		for type in sendonly full; do
+			echo 1 > $TIMING
+			MCM_BENCH_BUDGET=$BUDGET mcm_bench shim "$w" 1000 "$type" \
+				> /dev/null 2>&1
+			echo 0 > $TIMING
+			echo "TIMING $w $type 1000 $(awk '$1 != "enabled" {
+				printf "%s %s %s ", $1, $2, $3 }' $TIMING)"
 		done
 	done
 done

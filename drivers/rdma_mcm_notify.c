@@ -168,7 +168,7 @@ static void rdma_mcm_deliver_now(struct rdma_mcm_ctx *ctx,
 	rdma_mcm_joined(mb);
 	rdma_mcm_join_info(mb, ah_attr, &info);
 	ctx->delivering = true;
-	ctx->cb_member = mb;
+	WRITE_ONCE(ctx->cb_member, mb);
 	ctx->cb_task = current;
 	refcount_inc(&mb->ref);
 	spin_unlock_bh(&ctx->lock);
@@ -179,7 +179,7 @@ static void rdma_mcm_deliver_now(struct rdma_mcm_ctx *ctx,
 		ops->joined(ctx->priv, &info);
 
 	spin_lock_bh(&ctx->lock);
-	ctx->cb_member = NULL;
+	WRITE_ONCE(ctx->cb_member, NULL);
 	ctx->cb_task = NULL;
 	ctx->delivering = false;
 	kick = !list_empty(&ctx->pending);
@@ -353,7 +353,7 @@ static bool rdma_mcm_cb_enter(struct rdma_mcm_ctx *ctx,
 	lockdep_assert_held(&ctx->lock);
 	if (ctx->closing)
 		return false;
-	ctx->cb_member = mb;
+	WRITE_ONCE(ctx->cb_member, mb);
 	ctx->cb_task = current;
 	return true;
 }
@@ -361,7 +361,7 @@ static bool rdma_mcm_cb_enter(struct rdma_mcm_ctx *ctx,
 static void rdma_mcm_cb_exit(struct rdma_mcm_ctx *ctx)
 {
 	spin_lock_bh(&ctx->lock);
-	ctx->cb_member = NULL;
+	WRITE_ONCE(ctx->cb_member, NULL);
 	ctx->cb_task = NULL;
 	spin_unlock_bh(&ctx->lock);
 	wake_up_all(&ctx->cb_wq);
@@ -614,6 +614,13 @@ void rdma_mcm_cb_barrier(struct rdma_mcm_ctx *ctx,
 			 struct rdma_mcm_membership *mb)
 {
 	if (READ_ONCE(ctx->cb_task) == current)
+		return;
+	/*
+	 * No callback for @mb can start any more (it is LEAVING or LEFT, and
+	 * callbacks check under ctx->lock); one that started set cb_member
+	 * under that lock, which the caller took since: seen here without it.
+	 */
+	if (READ_ONCE(ctx->cb_member) != mb)
 		return;
 	wait_event(ctx->cb_wq, rdma_mcm_cb_idle(ctx, mb));
 }

@@ -109,6 +109,8 @@ bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
 	mb->status = to == RDMA_MCM_ERROR || to == RDMA_MCM_WAITING ? status : 0;
 	if (mb->status)
 		mb->last_status = mb->status;
-	mb->state_time_ns = ktime_get_boottime_ns();
+	/* nobody sees a leaving or left membership, nor when it became so */
+	if (to != RDMA_MCM_LEAVING && to != RDMA_MCM_LEFT)
+		mb->state_time_ns = ktime_get_boottime_ns();
 	return true;
 }

@@ -65,7 +65,7 @@ struct rdma_mcm_uctx *rdma_mcm_uctx_alloc(void)
 	       kzalloc(sizeof(*uctx), GFP_KERNEL_ACCOUNT);
 	if (!uctx)
 		return NULL;
-	xa_init_flags(&uctx->members, XA_FLAGS_ACCOUNT);
+	INIT_LIST_HEAD(&uctx->members);
 	uctx->removed.type = RDMA_MCM_EVENT_DEVICE_REMOVED;
 	uctx->added.type = RDMA_MCM_EVENT_DEVICE_ADDED;
 	atomic_inc(&rdma_mcm_live_uctxs);

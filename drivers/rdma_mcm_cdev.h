@@ -90,7 +90,8 @@ struct rdma_mcm_uevent {
  * @file: the file
  * @ctx: the manager's context
  * @id: its id in the file
- * @members: handle -> struct rdma_mcm_umember
+ * @members: its struct rdma_mcm_umember (by handle: the manager's
+ *	rdma_mcm_find_context())
  * @removed: its DEVICE_REMOVED event
  * @added: its DEVICE_ADDED event
  * @added_port: the port DEVICE_ADDED reports (under the file's ev_lock)
@@ -99,7 +100,7 @@ struct rdma_mcm_uctx {
 	struct rdma_mcm_ufile *file;
 	struct rdma_mcm_ctx *ctx;
 	u32 id;
-	struct xarray members;
+	struct list_head members;
 	struct rdma_mcm_uevent removed;
 	struct rdma_mcm_uevent added;
 	u8 added_port;
@@ -131,6 +132,7 @@ struct rdma_mcm_ujoin {
 /**
  * struct rdma_mcm_umember - what the file keeps per membership
  * @uctx: its context
+ * @node: entry in @uctx->members
  * @cookie: the join's cookie
  * @handle: the membership's handle
  * @join_flags: the join's flags
@@ -147,6 +149,7 @@ struct rdma_mcm_ujoin {
  */
 struct rdma_mcm_umember {
 	struct rdma_mcm_uctx *uctx;
+	struct list_head node;
 	u64 cookie;
 	u32 handle;
 	u32 join_flags;

@@ -54,17 +54,15 @@ static int rdma_mcm_file_charge(struct rdma_mcm_ufile *file, unsigned int held,
 static void rdma_mcm_free_members(struct rdma_mcm_uctx *uctx)
 {
 	struct rdma_mcm_ufile *file = uctx->file;
-	struct rdma_mcm_umember *um;
-	unsigned long handle;
+	struct rdma_mcm_umember *um, *tmp;
 
-	xa_for_each(&uctx->members, handle, um) {
+	list_for_each_entry_safe(um, tmp, &uctx->members, node) {
 		rdma_mcm_purge_member(file, um);
-		xa_erase(&uctx->members, handle);
+		list_del(&um->node);
 		rdma_mcm_umember_free(um);
 		rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS);
 		file->nr_members--;
 	}
-	xa_destroy(&uctx->members);
 }
 
 /**
@@ -250,13 +248,7 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 			    um, handle);
 	if (ret)
 		goto err_free;
-	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
-	      xa_err(xa_store(&uctx->members, *handle, um, GFP_KERNEL_ACCOUNT));
-	if (ret) {
-		rdma_mcm_leave(uctx->ctx, *handle);
-		rdma_mcm_purge_member(file, um);
-		goto err_free;
-	}
+	list_add_tail(&um->node, &uctx->members);
 	file->nr_members++;
 	return 0;
 
@@ -286,14 +278,14 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 		if (ret)
 			return ret;
 	}
-	um = xa_load(&uctx->members, handle);
-	if (!um)
-		return -EADDRNOTAVAIL;
+	ret = rdma_mcm_find_context(uctx->ctx, handle, (void **)&um);
+	if (ret)
+		return ret;
 	ret = rdma_mcm_leave(uctx->ctx, handle);	/* a barrier */
 	if (WARN_ON_ONCE(ret))
 		return ret;
 	*events_reported = rdma_mcm_purge_member(file, um);
-	xa_erase(&uctx->members, handle);
+	list_del(&um->node);
 	rdma_mcm_umember_free(um);
 	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS);
 	file->nr_members--;
@@ -347,7 +339,7 @@ static void rdma_mcm_fill_member(struct rdma_mcm_ufile *file,
 				 const struct rdma_mcm_member_info *info,
 				 struct rdma_mcm_member *m)
 {
-	struct rdma_mcm_umember *um = xa_load(&uctx->members, info->handle);
+	struct rdma_mcm_umember *um = info->context;
 
 	memset(m, 0, sizeof(*m));
 	m->handle = info->handle;

@@ -59,9 +59,8 @@ static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 	cancel_delayed_work_sync(&ctx->rejoin_work);
 	cancel_work_sync(&ctx->work);
 	WARN_ON_ONCE(!list_empty(&ctx->slots));
-	WARN_ON_ONCE(!xa_empty(&ctx->members));
+	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->members));
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->groups));
-	xa_destroy(&ctx->members);
 	mutex_destroy(&ctx->mutex);
 	put_net(ctx->net);
 	mem_cgroup_put(ctx->memcg);
@@ -135,14 +134,13 @@ void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx)
 void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
 {
 	struct rdma_mcm_membership *mb;
-	unsigned long idx;
 
 	mutex_lock(&ctx->mutex);
 	if (ctx->closing || ctx->device_lost) {
 		mutex_unlock(&ctx->mutex);
 		return;
 	}
-	xa_for_each(&ctx->members, idx, mb)
+	rdma_mcm_for_each_member(ctx, mb)
 		rdma_mcm_member_lose_device(ctx, mb);
 	ctx->device_lost = true;
 	rdma_mcm_ctx_clear_device(ctx);
@@ -207,7 +205,6 @@ void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
 {
 	struct rdma_mcm_slot *slot, *tmp;
 	struct rdma_mcm_membership *mb;
-	unsigned long idx;
 
 	mutex_lock(&ctx->mutex);
 	/* a callback may have closed the context: its ids are gone then */
@@ -216,7 +213,7 @@ void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
 		spin_lock_bh(&ctx->lock);
 		ctx->look_for_device = true;
 		spin_unlock_bh(&ctx->lock);
-		xa_for_each(&ctx->members, idx, mb)
+		rdma_mcm_for_each_member(ctx, mb)
 			mb->slot = NULL;
 		list_for_each_entry_safe(slot, tmp, &ctx->slots, node)
 			rdma_mcm_slot_destroy(ctx, slot);
@@ -279,7 +276,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	ctx->be = be;
 	mutex_init(&ctx->mutex);
 	spin_lock_init(&ctx->lock);
-	xa_init_flags(&ctx->members, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	ctx->members = RB_ROOT;
+	ctx->next_handle = 1;
 	INIT_LIST_HEAD(&ctx->slots);
 	INIT_LIST_HEAD(&ctx->free_slots);
 	INIT_LIST_HEAD(&ctx->pending);
@@ -417,7 +415,6 @@ void rdma_mcm_close(struct rdma_mcm_ctx *ctx)
 {
 	struct rdma_mcm_slot *slot, *tmp;
 	struct rdma_mcm_membership *mb;
-	unsigned long idx;
 	bool in_callback;
 
 	might_sleep();
@@ -431,7 +428,7 @@ void rdma_mcm_close(struct rdma_mcm_ctx *ctx)
 	spin_unlock_bh(&ctx->lock);
 
 	mutex_lock(&ctx->mutex);
-	xa_for_each(&ctx->members, idx, mb) {
+	while ((mb = rdma_mcm_member_of(rb_first(&ctx->members)))) {
 		rdma_mcm_member_drop(ctx, mb, false);
 		rdma_mcm_member_put(mb);
 	}

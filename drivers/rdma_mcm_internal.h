@@ -186,6 +186,7 @@ union rdma_mcm_addr {
  * struct rdma_mcm_membership - one membership
  * @ctx: the owning context
  * @slot: the slot it is joined on; NULL once its id is gone
+ * @hnode: entry in @ctx->members, keyed by @handle
  * @gnode: entry in @ctx->groups, keyed by rdma_mcm_group_key() of @group
  * @group: the group address
  * @qp: the ULP's QP to attach, or NULL
@@ -223,6 +224,7 @@ union rdma_mcm_addr {
 struct rdma_mcm_membership {
 	struct rdma_mcm_ctx *ctx;
 	struct rdma_mcm_slot *slot;
+	struct rb_node hnode;
 	struct rb_node gnode;
 	union rdma_mcm_addr group;
 	struct ib_qp *qp;
@@ -265,11 +267,14 @@ struct rdma_mcm_membership {
  * @be: rdma_cm/verbs backend
  * @mutex: see the locking notes at the top of this file
  * @lock: see the locking notes at the top of this file
- * @members: handle -> member
+ * @members: handle -> member, a tree in the members (lookups under
+ *	@lock or @mutex; changes under both): nothing to allocate per
+ *	membership, no node freed after RCU at each leave, and its memory
+ *	follows the live memberships however scattered their handles
  * @groups: group key -> member, a tree in the members themselves: nothing
  *	to allocate, so all of it is charged with the memberships (an
  *	rhashtable's bucket tables come from lib/rhashtable, uncharged)
- * @next_handle: cursor for cyclic handle allocation
+ * @next_handle: the next handle to try (handles are cyclic, never 0)
  * @slots: every slot
  * @free_slots: slots with room for another membership
  * @nr_slots: length of @slots
@@ -317,7 +322,7 @@ struct rdma_mcm_ctx {
 
 	struct mutex mutex;	/* see above */
 	spinlock_t lock;	/* see above */
-	struct xarray members;
+	struct rb_root members;
 	struct rb_root groups;
 	u32 next_handle;
 	struct list_head slots;
@@ -411,6 +416,20 @@ extern struct workqueue_struct *rdma_mcm_wq;
 int rdma_mcm_member_init(void);
 void rdma_mcm_member_exit(void);
 void rdma_mcm_member_put(struct rdma_mcm_membership *mb);
+struct rdma_mcm_membership *rdma_mcm_member_find(struct rdma_mcm_ctx *ctx,
+						 u32 handle);
+int rdma_mcm_find_context(struct rdma_mcm_ctx *ctx, u32 handle,
+			  void **context);
+
+static inline struct rdma_mcm_membership *rdma_mcm_member_of(struct rb_node *n)
+{
+	return n ? rb_entry(n, struct rdma_mcm_membership, hnode) : NULL;
+}
+
+/* Every membership of @ctx, in handle order; @ctx->mutex held. */
+#define rdma_mcm_for_each_member(ctx, mb)				\
+	for ((mb) = rdma_mcm_member_of(rb_first(&(ctx)->members)); (mb);	\
+	     (mb) = rdma_mcm_member_of(rb_next(&(mb)->hnode)))
 struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx, gfp_t gfp);
 void rdma_mcm_ah_free(struct rdma_ah_attr *ah);
 void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,

@@ -4,9 +4,9 @@
  * query and list, and what the manager does to one membership when it is
  * dropped or its device goes away.
  *
- * A membership is in two tables of its context: ctx->members by handle
- * (an xarray) and ctx->groups by group key (a tree in the members), which
- * refuses a second membership of a group. It is published before rdma_cm is asked
+ * A membership is in two tables of its context, both trees in the
+ * memberships themselves: ctx->members by handle and ctx->groups by group
+ * key, which refuses a second membership of a group. It is published before rdma_cm is asked
  * to join, because the join's event may arrive before the call returns;
  * rdma_cm events name a membership by handle (the join's private data),
  * looked up under ctx->lock, so an event for a membership already left
@@ -59,6 +59,69 @@ rdma_mcm_group_find(struct rdma_mcm_ctx *ctx, const struct rdma_mcm_key *key)
 	lockdep_assert_held(&ctx->mutex);
 	node = rb_find(key, &ctx->groups, rdma_mcm_key_cmp);
 	return node ? rb_entry(node, struct rdma_mcm_membership, gnode) : NULL;
+}
+
+static int rdma_mcm_handle_cmp(const void *key, const struct rb_node *node)
+{
+	u32 handle = *(const u32 *)key;
+	u32 other = rb_entry(node, struct rdma_mcm_membership, hnode)->handle;
+
+	return handle < other ? -1 : handle > other;
+}
+
+static int rdma_mcm_handle_node_cmp(struct rb_node *a, const struct rb_node *b)
+{
+	return rdma_mcm_handle_cmp(&rdma_mcm_member_of(a)->handle, b);
+}
+
+/**
+ * rdma_mcm_member_find() - a membership by handle
+ * @ctx: the context
+ * @handle: the handle
+ *
+ * Context: @ctx->lock or @ctx->mutex held.
+ * Return: the membership, or NULL.
+ */
+struct rdma_mcm_membership *rdma_mcm_member_find(struct rdma_mcm_ctx *ctx,
+						 u32 handle)
+{
+	return rdma_mcm_member_of(rb_find(&handle, &ctx->members,
+					  rdma_mcm_handle_cmp));
+}
+
+/* The membership with the lowest handle >= @start, or NULL; ctx->lock. */
+static struct rdma_mcm_membership *
+rdma_mcm_member_from(struct rdma_mcm_ctx *ctx, u32 start)
+{
+	struct rb_node *node = ctx->members.rb_node, *best = NULL;
+
+	lockdep_assert_held(&ctx->lock);
+	while (node) {
+		if (rdma_mcm_member_of(node)->handle >= start) {
+			best = node;
+			node = node->rb_left;
+		} else {
+			node = node->rb_right;
+		}
+	}
+	return rdma_mcm_member_of(best);
+}
+
+/*
+ * Give @mb the next free handle, cyclically (a handle is not soon used
+ * again), never 0, and publish it. Only 4G live memberships could make
+ * this loop for good.
+ */
+static void rdma_mcm_handle_add(struct rdma_mcm_ctx *ctx,
+				struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&ctx->mutex);
+	lockdep_assert_held(&ctx->lock);
+	do {
+		mb->handle = ctx->next_handle++;
+	} while (!mb->handle ||
+		 rb_find_add(&mb->hnode, &ctx->members,
+			     rdma_mcm_handle_node_cmp));
 }
 
 /**
@@ -174,15 +237,10 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 	 */
 	ah = mb->ah;
 	mb->ah = NULL;
+	/* no event, query or list finds it from now on */
+	rb_erase(&mb->hnode, &ctx->members);
 	spin_unlock_bh(&ctx->lock);
 	rdma_mcm_ah_free(ah);
-	/*
-	 * Not under ctx->lock, which softirq context may take: the xarray's
-	 * lock is not softirq-safe. An event that still finds the member
-	 * sees LEAVING and drops it; it does so under ctx->lock, which is
-	 * taken again below before the member can be freed.
-	 */
-	xa_erase(&ctx->members, mb->handle);
 	rb_erase(&mb->gnode, &ctx->groups);
 
 	if (mb->qp_attached)
@@ -444,25 +502,17 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		goto err_unhash;
 	}
 	/* Published before the join: its event may come before we return. */
-	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
-	      xa_alloc_cyclic(&ctx->members, &mb->handle, mb,
-			      XA_LIMIT(1, U32_MAX), &ctx->next_handle,
-			      GFP_KERNEL_ACCOUNT);
-	if (ret < 0) {
-		ret = -ENOMEM;	/* -EBUSY would take 4G memberships */
-		goto err_slot;
-	}
+	spin_lock_bh(&ctx->lock);
+	rdma_mcm_handle_add(ctx, mb);
+	spin_unlock_bh(&ctx->lock);
 
 	ret = rdma_mcm_send_join(ctx, mb, slot);
 	if (ret) {
 		spin_lock_bh(&ctx->lock);
-		/* no event of a failed join is kept: unqueue, then unpublish */
+		/* no event of a failed join is kept: unqueue and unpublish */
 		rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
 		rdma_mcm_unnotify(ctx, mb);
-		spin_unlock_bh(&ctx->lock);
-		xa_erase(&ctx->members, mb->handle);
-		/* a reader that found it under ctx->lock is done with it now */
-		spin_lock_bh(&ctx->lock);
+		rb_erase(&mb->hnode, &ctx->members);
 		spin_unlock_bh(&ctx->lock);
 		goto err_slot;
 	}
@@ -503,7 +553,6 @@ int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp)
 {
 	struct rdma_mcm_membership *mb;
 	bool joined, notified = false;
-	unsigned long idx;
 	int ret = 0, err;
 
 	might_sleep();
@@ -516,7 +565,7 @@ int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp)
 		ret = -ENODEV;
 		goto out;
 	}
-	xa_for_each(&ctx->members, idx, mb) {
+	rdma_mcm_for_each_member(ctx, mb) {
 		if (mb->join_type != RDMA_MCM_FULLMEMBER)
 			continue;
 		if (mb->qp_attached && mb->qp != qp) {
@@ -576,7 +625,7 @@ int rdma_mcm_leave(struct rdma_mcm_ctx *ctx, u32 handle)
 
 	might_sleep();
 	mutex_lock(&ctx->mutex);
-	mb = xa_load(&ctx->members, handle);
+	mb = rdma_mcm_member_find(ctx, handle);
 	if (!mb) {
 		mutex_unlock(&ctx->mutex);
 		return -EADDRNOTAVAIL;
@@ -673,7 +722,7 @@ int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
 	int ret = -EADDRNOTAVAIL;
 
 	spin_lock_bh(&ctx->lock);
-	mb = xa_load(&ctx->members, handle);
+	mb = rdma_mcm_member_find(ctx, handle);
 	if (mb && rdma_mcm_member_visible(mb)) {
 		rdma_mcm_fill_info(mb, info);
 		ret = 0;
@@ -682,6 +731,33 @@ int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rdma_mcm_query);
+
+/**
+ * rdma_mcm_find_context() - a visible membership's ULP context
+ * @ctx: the context
+ * @handle: the membership
+ * @context: set to what rdma_mcm_join() was given
+ *
+ * For the char device, which finds its own per-membership data this way.
+ *
+ * Context: process or softirq context; does not sleep.
+ * Return: 0, or -EADDRNOTAVAIL when @ctx has no membership @handle.
+ */
+int rdma_mcm_find_context(struct rdma_mcm_ctx *ctx, u32 handle,
+			  void **context)
+{
+	struct rdma_mcm_membership *mb;
+	int ret = -EADDRNOTAVAIL;
+
+	spin_lock_bh(&ctx->lock);
+	mb = rdma_mcm_member_find(ctx, handle);
+	if (mb && rdma_mcm_member_visible(mb)) {
+		*context = mb->context;
+		ret = 0;
+	}
+	spin_unlock_bh(&ctx->lock);
+	return ret;
+}
 
 /**
  * rdma_mcm_list() - walk a context's memberships, a page at a time
@@ -704,16 +780,16 @@ int rdma_mcm_list(struct rdma_mcm_ctx *ctx, u32 start,
 		  u32 *next)
 {
 	struct rdma_mcm_membership *mb;
-	unsigned long idx;
 	unsigned int n = 0;
 
 	*next = 0;
 	spin_lock_bh(&ctx->lock);
-	xa_for_each_start(&ctx->members, idx, mb, start) {
+	for (mb = rdma_mcm_member_from(ctx, start); mb;
+	     mb = rdma_mcm_member_of(rb_next(&mb->hnode))) {
 		if (!rdma_mcm_member_visible(mb))
 			continue;
 		if (n == max) {
-			*next = idx;
+			*next = mb->handle;
 			break;
 		}
 		rdma_mcm_fill_info(mb, &infos[n++]);

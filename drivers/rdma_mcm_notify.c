@@ -203,7 +203,7 @@ static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN && !ctx->direct)
 		ah = rdma_mcm_ah_alloc(ctx, GFP_KERNEL);
 	spin_lock_bh(&ctx->lock);
-	mb = xa_load(&ctx->members, handle);
+	mb = rdma_mcm_member_find(ctx, handle);
 	if (!mb || mb->slot != slot || ctx->closing)
 		goto out;
 

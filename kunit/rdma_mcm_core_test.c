@@ -829,6 +829,43 @@ static void mcm_restore_slot_size(void *size)
 }
 
 /*
+ * Handles are cyclic: a left handle is not given again at once, the
+ * counter wraps past 0 (never a handle) and past handles still in use,
+ * and lookups, leaves and pages of the list follow the handles, not the
+ * order of the joins.
+ */
+static void mcm_handles_cyclic_wrap(struct kunit *test)
+{
+	struct rdma_mcm_ctx *ctx = mcm_open(test);
+	struct rdma_mcm_member_info infos[4];
+	u32 a, b, c, d, next;
+
+	a = mcm_join(test, ctx, MCM_GROUP(80), NULL, RDMA_MCM_FULLMEMBER);
+	KUNIT_EXPECT_EQ(test, a, 1U);
+	ctx->next_handle = U32_MAX;
+	b = mcm_join(test, ctx, MCM_GROUP(81), NULL, RDMA_MCM_FULLMEMBER);
+	c = mcm_join(test, ctx, MCM_GROUP(82), NULL, RDMA_MCM_FULLMEMBER);
+	KUNIT_EXPECT_EQ(test, b, U32_MAX);
+	KUNIT_EXPECT_EQ(test, c, 2U);		/* not 0, not a's 1 */
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, a), 0);
+	d = mcm_join(test, ctx, MCM_GROUP(83), NULL, RDMA_MCM_FULLMEMBER);
+	KUNIT_EXPECT_EQ(test, d, 3U);		/* a's handle rests */
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, a), -EADDRNOTAVAIL);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, b), RDMA_MCM_JOINING);
+
+	KUNIT_EXPECT_EQ(test, rdma_mcm_list(ctx, 0, infos, 2, &next), 2);
+	KUNIT_EXPECT_EQ(test, infos[0].handle, c);
+	KUNIT_EXPECT_EQ(test, infos[1].handle, d);
+	KUNIT_EXPECT_EQ(test, next, b);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_list(ctx, next, infos, 2, &next), 1);
+	KUNIT_EXPECT_EQ(test, infos[0].handle, b);
+	KUNIT_EXPECT_EQ(test, next, 0U);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_list(ctx, 3, infos, 4, &next), 2);
+	KUNIT_EXPECT_EQ(test, infos[0].handle, d);
+	rdma_mcm_close(ctx);
+}
+
+/*
  * Fail every allocation of the open/join paths in turn (the Nth one, for
  * N = 1, 2, ... until a pass reaches no Nth): each failure is one clean
  * -ENOMEM, leaks nothing, and leaves the fake rdma_cm without ids. Leave
@@ -872,11 +909,12 @@ static void mcm_alloc_failure_each_point(struct kunit *test)
 	rdma_mcm_fail_alloc_attr.verbose = verbose;
 	kunit_info(test, "%u allocation points failed in turn\n", n - 1);
 	/*
-	 * open: 4 points (ctx, registry, slot, id); a join 3 (member, handle,
-	 * rdma_cm's join), 2 more when it needs an id of its own (slot, id):
-	 * the first join fits on the open's id, the other two do not.
+	 * open: 4 points (ctx, registry, slot, id); a join 2 (member,
+	 * rdma_cm's join; the handle tree allocates nothing), 2 more when it
+	 * needs an id of its own (slot, id): the first join fits on the
+	 * open's id, the other two do not.
 	 */
-	KUNIT_EXPECT_GE(test, n - 1, 4 + 3 + 2 * 5);
+	KUNIT_EXPECT_GE(test, n - 1, 4 + 3 * 2 + 2 * 2);
 	KUNIT_EXPECT_LT(test, n, 100);
 }
 #else
@@ -912,6 +950,7 @@ static struct kunit_case rdma_mcm_core_cases[] = {
 	KUNIT_CASE_PARAM(mcm_open_errors, mcm_open_gen_params),
 	KUNIT_CASE(mcm_slots_fan_out),
 	KUNIT_CASE(mcm_list_pages),
+	KUNIT_CASE(mcm_handles_cyclic_wrap),
 	KUNIT_CASE(mcm_alloc_failure_each_point),
 	KUNIT_CASE_SLOW(mcm_100k_memberships),
 	{}

@@ -813,10 +813,10 @@ static void mcm_cdev_alloc_failure_each_point(struct kunit *test)
 	kunit_info(test, "%u allocation points failed in turn\n", n - 1);
 	/*
 	 * open 2 (user account, file), CREATE_CTX 2 + the manager's open 4,
-	 * each of the 4 joins 2 (file member, handle table) + 3 (member,
-	 * handle, rdma_cm's join; one id holds them all)
+	 * each of the 4 joins 1 (file member) + 2 (member, rdma_cm's join;
+	 * one id holds them all; no table allocates)
 	 */
-	KUNIT_EXPECT_GE(test, n - 1, 2 + 6 + 4 * 5);
+	KUNIT_EXPECT_GE(test, n - 1, 2 + 6 + 4 * 3);
 	KUNIT_EXPECT_LT(test, n, 100);
 }
 #else

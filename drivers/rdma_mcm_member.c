@@ -30,12 +30,21 @@
 
 static struct kmem_cache *rdma_mcm_member_cache;
 
+/*
+ * The order of ctx->groups: memcmp() of the group keys. Every group of a
+ * context has the context's family; an IPv4 key is the address and
+ * zeros, so IPv4 groups compare by their four bytes alone, without a key
+ * built at every step of a walk.
+ */
 static int rdma_mcm_key_cmp(const void *key, const struct rb_node *node)
 {
 	const struct rdma_mcm_membership *mb =
 		rb_entry(node, struct rdma_mcm_membership, gnode);
 	struct rdma_mcm_key mkey;
 
+	if (mb->group.sa.sa_family == AF_INET)
+		return memcmp(key, &mb->group.in.sin_addr,
+			      sizeof(mb->group.in.sin_addr));
 	rdma_mcm_group_key(&mb->group, mb->ctx->ib_mgid, &mkey);
 	return memcmp(key, &mkey, sizeof(mkey));
 }
@@ -46,6 +55,8 @@ static int rdma_mcm_node_cmp(struct rb_node *a, const struct rb_node *b)
 		rb_entry(a, struct rdma_mcm_membership, gnode);
 	struct rdma_mcm_key key;
 
+	if (mb->group.sa.sa_family == AF_INET)
+		return rdma_mcm_key_cmp(&mb->group.in.sin_addr, b);
 	rdma_mcm_group_key(&mb->group, mb->ctx->ib_mgid, &key);
 	return rdma_mcm_key_cmp(&key, b);
 }

@@ -103,7 +103,7 @@ static long rdma_mcm_cdev_ioctl(struct file *filp, unsigned int cmd,
 
 	ret = rdma_mcm_cdev_dispatch(filp->private_data, cmd,
 				     (void __user *)uarg);
-	if (t && _IOC_TYPE(cmd) == RDMA_MCM_IOCTL_MAGIC) {
+	if (unlikely(t) && _IOC_TYPE(cmd) == RDMA_MCM_IOCTL_MAGIC) {
 		if (_IOC_NR(cmd) == _IOC_NR(RDMA_MCM_IOC_JOIN))
 			rdma_mcm_time_end(RDMA_MCM_TIMED_JOIN_IOCTL, t);
 		else if (_IOC_NR(cmd) == _IOC_NR(RDMA_MCM_IOC_LEAVE))

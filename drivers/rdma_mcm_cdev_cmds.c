@@ -265,6 +265,7 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 {
 	union rdma_mcm_addr group;
 	struct rdma_mcm_umember *um;
+	void *context;
 	int ret;
 
 	if (flags & ~RDMA_MCM_LEAVE_BY_ADDR)
@@ -278,9 +279,10 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 		if (ret)
 			return ret;
 	}
-	ret = rdma_mcm_find_context(uctx->ctx, handle, (void **)&um);
+	ret = rdma_mcm_find_context(uctx->ctx, handle, &context);
 	if (ret)
 		return ret;
+	um = context;
 	ret = rdma_mcm_leave(uctx->ctx, handle);	/* a barrier */
 	if (WARN_ON_ONCE(ret))
 		return ret;
@@ -334,12 +336,12 @@ static int rdma_mcm_cmd_leave(struct rdma_mcm_ufile *file,
 				 arg->addr_len, &arg->events_reported);
 }
 
+/* A membership as QUERY and LIST report it; the file's mutex held. */
 static void rdma_mcm_fill_member(struct rdma_mcm_ufile *file,
-				 struct rdma_mcm_uctx *uctx,
 				 const struct rdma_mcm_member_info *info,
 				 struct rdma_mcm_member *m)
 {
-	struct rdma_mcm_umember *um = info->context;
+	const struct rdma_mcm_umember *um = info->context;
 
 	memset(m, 0, sizeof(*m));
 	m->handle = info->handle;
@@ -367,13 +369,11 @@ static void rdma_mcm_fill_member(struct rdma_mcm_ufile *file,
 	m->addr_len = rdma_addr_size((struct sockaddr *)&info->group);
 	memcpy(m->addr, &info->group, min_t(size_t, m->addr_len,
 					    sizeof(m->addr)));
-	if (um) {
-		m->cookie = um->cookie;
-		m->join_flags = um->join_flags;
-		spin_lock(&file->ev_lock);
-		m->events_reported = um->events_reported;
-		spin_unlock(&file->ev_lock);
-	}
+	m->cookie = um->cookie;
+	m->join_flags = um->join_flags;
+	spin_lock(&file->ev_lock);
+	m->events_reported = um->events_reported;
+	spin_unlock(&file->ev_lock);
 }
 
 static int rdma_mcm_cmd_query(struct rdma_mcm_ufile *file,
@@ -388,7 +388,7 @@ static int rdma_mcm_cmd_query(struct rdma_mcm_ufile *file,
 	ret = rdma_mcm_query(uctx->ctx, arg->handle, &info);
 	if (ret)
 		return ret;
-	rdma_mcm_fill_member(file, uctx, &info, &arg->member);
+	rdma_mcm_fill_member(file, &info, &arg->member);
 	return 0;
 }
 
@@ -432,7 +432,7 @@ static int rdma_mcm_cmd_list(struct rdma_mcm_ufile *file,
 				  min_t(u32, ARRAY_SIZE(info),
 					arg->count - written), &next);
 		for (i = 0; i < n; i++, written++) {
-			rdma_mcm_fill_member(file, uctx, &info[i], &m);
+			rdma_mcm_fill_member(file, &info[i], &m);
 			p = out + (size_t)written * arg->entry_size;
 			if (copy_to_user(p, &m, copy) ||
 			    clear_user(p + copy, arg->entry_size - copy))

@@ -142,7 +142,7 @@ void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
 	}
 	rdma_mcm_for_each_member(ctx, mb)
 		rdma_mcm_member_lose_device(ctx, mb);
-	ctx->device_lost = true;
+	WRITE_ONCE(ctx->device_lost, true);
 	rdma_mcm_ctx_clear_device(ctx);
 	spin_lock_bh(&ctx->lock);
 	rdma_mcm_notify_ctx(ctx, &ctx->removed_notice);
@@ -180,10 +180,10 @@ void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 	if (!(ctx->flags & RDMA_MCM_OPEN_HEAL) || !ctx->device_lost ||
 	    !list_empty(&ctx->slots))
 		return;
-	ctx->device_lost = false;
+	WRITE_ONCE(ctx->device_lost, false);
 	slot = rdma_mcm_slot_create(ctx);
 	if (IS_ERR(slot)) {
-		ctx->device_lost = true;
+		WRITE_ONCE(ctx->device_lost, true);
 		rdma_mcm_ctx_clear_device(ctx);
 		return;
 	}

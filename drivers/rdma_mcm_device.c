@@ -362,7 +362,7 @@ int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 			    u32 port_num)
 {
 	struct rdma_mcm_dev *dev;
-	bool moved = false;
+	bool moved = false, rekey = false;
 	int ret = 0;
 
 	lockdep_assert_held(&ctx->mutex);
@@ -373,6 +373,7 @@ int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 	} else if (!ctx->device) {
 		ctx->device = device;
 		ctx->port_num = port_num;
+		rekey = ctx->ib_mgid != rdma_protocol_ib(device, port_num);
 		ctx->ib_mgid = rdma_protocol_ib(device, port_num);
 		ctx->mcast = rdma_protocol_roce(device, port_num) ||
 			     rdma_cap_ib_mcast(device, port_num);
@@ -381,6 +382,9 @@ int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 		moved = true;
 	}
 	spin_unlock(&rdma_mcm_dev_lock);
+	/* a healing context on the other link layer: keys differ there */
+	if (rekey)
+		rdma_mcm_groups_rekey(ctx);
 	if (moved) {
 		pr_debug("source address of context %u moved from %s port %u to %s port %u\n",
 			 ctx->id, dev_name(&ctx->device->dev), ctx->port_num,

@@ -23,12 +23,15 @@
  *                       wait for a running handler, cannot deadlock on it.
  *   rdma_mcm_dev_lock   (rdma_mcm_device.c) ctx->device, the device list
  *   ctx->lock           member states and notifications, the pending list,
- *                       the callback bookkeeping, erasure from ctx->members.
- *                       Taken with softirqs off (query and list may be
- *                       called from softirq context) by the event handler.
+ *                       the callback bookkeeping, changes of ctx->members
+ *                       (the handle tree). Taken with softirqs off (query
+ *                       and list may be called from softirq context) by
+ *                       the event handler.
  * ULP callbacks run from ctx->work with none of them held; in a context
  * opened with RDMA_MCM_OPEN_DIRECT, a JOINED may also be delivered from
- * rdma_cm's handler (rdma_mcm_notify.c), still one callback at a time.
+ * rdma_cm's handler (rdma_mcm_notify.c), still one callback at a time, and
+ * then possibly inside a call of the manager (ctx->mutex, and the char
+ * device's file mutex, held by that caller).
  */
 #ifndef _RDMA_MCM_INTERNAL_H
 #define _RDMA_MCM_INTERNAL_H
@@ -164,7 +167,7 @@ struct rdma_mcm_slot {
 };
 
 /*
- * Group as a hash key: the address bytes, zero padded; on InfiniBand the
+ * Group as a tree key: the address bytes, zero padded; on InfiniBand the
  * bytes of an IPv6 group that rdma_cm's MGID keeps (see rdma_mcm_addr.c).
  */
 struct rdma_mcm_key {
@@ -216,7 +219,9 @@ union rdma_mcm_addr {
  * @rejoin: the join in flight is a rejoin: it ends in ->rejoined()
  *
  * @state, @status, @last_status, @state_time_ns, @pending, @ah and the
- * join data are protected by the context's spinlock; the rest is set
+ * join data are protected by the context's spinlock; @rejoins and
+ * @backoff_ms too when the membership becomes JOINED (the state machine
+ * keeps that from racing with the mutex's holders); the rest is set
  * before the member is published or changed under the context's mutex.
  * Ordered by size, so that no byte is padding: every joined group costs
  * one of these (see Documentation/benchmark.rst, memory).
@@ -283,6 +288,7 @@ struct rdma_mcm_membership {
  *	rdma_mcm_dev_lock, read under either.
  * @port_num: the port of @device
  * @ib_mgid: the port is InfiniBand: groups are told apart by their MGID
+ *	(set with @device; @groups is ordered again when it changes)
  * @mcast: the port can join multicast groups (RoCE, or IB with an SA)
  * @gone_node: entry in a device removal's list of contexts to tell
  * @work: delivers notifications and handles device loss
@@ -420,6 +426,7 @@ struct rdma_mcm_membership *rdma_mcm_member_find(struct rdma_mcm_ctx *ctx,
 						 u32 handle);
 int rdma_mcm_find_context(struct rdma_mcm_ctx *ctx, u32 handle,
 			  void **context);
+void rdma_mcm_groups_rekey(struct rdma_mcm_ctx *ctx);
 
 static inline struct rdma_mcm_membership *rdma_mcm_member_of(struct rb_node *n)
 {
@@ -430,7 +437,8 @@ static inline struct rdma_mcm_membership *rdma_mcm_member_of(struct rb_node *n)
 #define rdma_mcm_for_each_member(ctx, mb)				\
 	for ((mb) = rdma_mcm_member_of(rb_first(&(ctx)->members)); (mb);	\
 	     (mb) = rdma_mcm_member_of(rb_next(&(mb)->hnode)))
-struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx, gfp_t gfp);
+
+struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ah_free(struct rdma_ah_attr *ah);
 void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 			  struct rdma_mcm_membership *mb, bool cm_leave);

@@ -6,11 +6,11 @@
  *
  * A membership is in two tables of its context, both trees in the
  * memberships themselves: ctx->members by handle and ctx->groups by group
- * key, which refuses a second membership of a group. It is published before rdma_cm is asked
- * to join, because the join's event may arrive before the call returns;
- * rdma_cm events name a membership by handle (the join's private data),
- * looked up under ctx->lock, so an event for a membership already left
- * finds nothing and is dropped.
+ * key, which refuses a second membership of a group. It is published
+ * before rdma_cm is asked to join, because the join's event may arrive
+ * before the call returns; rdma_cm events name a membership by handle
+ * (the join's private data), looked up under ctx->lock, so an event for
+ * a membership already left finds nothing and is dropped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,15 +61,33 @@ static int rdma_mcm_node_cmp(struct rb_node *a, const struct rb_node *b)
 	return rdma_mcm_key_cmp(&key, b);
 }
 
-/* The membership of a group key, or NULL; ctx->mutex held. */
-static struct rdma_mcm_membership *
-rdma_mcm_group_find(struct rdma_mcm_ctx *ctx, const struct rdma_mcm_key *key)
+static bool rdma_mcm_node_less(struct rb_node *a, const struct rb_node *b)
 {
-	struct rb_node *node;
+	return rdma_mcm_node_cmp(a, b) < 0;
+}
+
+/**
+ * rdma_mcm_groups_rekey() - order a context's groups by its link layer's keys
+ * @ctx: the context, whose ib_mgid just changed (a healing context found a
+ *	device of the other link layer)
+ *
+ * The tree is built again with the keys of the new link layer. Two IPv6
+ * groups joined on RoCE that InfiniBand maps to one MGID both stay, side
+ * by side (rdma_mcm_find_handle() tells them apart); a new join of either
+ * is refused as before.
+ *
+ * Context: @ctx->mutex held.
+ */
+void rdma_mcm_groups_rekey(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_membership *mb, *tmp;
+	struct rb_root old = ctx->groups;
 
 	lockdep_assert_held(&ctx->mutex);
-	node = rb_find(key, &ctx->groups, rdma_mcm_key_cmp);
-	return node ? rb_entry(node, struct rdma_mcm_membership, gnode) : NULL;
+	ctx->groups = RB_ROOT;
+	/* postorder: a node is moved only once its subtrees were */
+	rbtree_postorder_for_each_entry_safe(mb, tmp, &old, gnode)
+		rb_add(&mb->gnode, &ctx->groups, rdma_mcm_node_less);
 }
 
 static int rdma_mcm_handle_cmp(const void *key, const struct rb_node *node)
@@ -138,16 +156,19 @@ static void rdma_mcm_handle_add(struct rdma_mcm_ctx *ctx,
 /**
  * rdma_mcm_ah_alloc() - room for a join event's address handle attributes
  * @ctx: the context, whose memory cgroup is charged
- * @gfp: GFP_KERNEL, or GFP_ATOMIC under a spinlock
  *
+ * Context: process context (rdma_cm's handler); may sleep.
  * Return: the room, or NULL.
  */
-struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx, gfp_t gfp)
+struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx)
 {
-	struct mem_cgroup *old = set_active_memcg(ctx->memcg);
+	struct mem_cgroup *old;
 	struct rdma_ah_attr *ah;
 
-	ah = kmalloc(sizeof(*ah), gfp | __GFP_ACCOUNT);
+	if (rdma_mcm_fail_alloc())
+		return NULL;
+	old = set_active_memcg(ctx->memcg);
+	ah = kmalloc(sizeof(*ah), GFP_KERNEL_ACCOUNT);
 	set_active_memcg(old);
 	return ah;
 }
@@ -498,7 +519,6 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		ret = -EOPNOTSUPP;	/* rdma_cm would say so with -ENOSYS */
 		goto err_unlock;
 	}
-	/* ctx->ib_mgid is the context's for good: parse under the mutex */
 	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
 				   ctx->src.sa.sa_family, &mb->group);
 	if (ret)
@@ -520,7 +540,7 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 	ret = rdma_mcm_send_join(ctx, mb, slot);
 	if (ret) {
 		spin_lock_bh(&ctx->lock);
-		/* no event of a failed join is kept: unqueue and unpublish */
+		/* a failed join's queued event is dropped: unqueue, unpublish */
 		rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
 		rdma_mcm_unnotify(ctx, mb);
 		rb_erase(&mb->hnode, &ctx->members);
@@ -694,6 +714,7 @@ int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 	struct rdma_mcm_membership *mb;
 	union rdma_mcm_addr addr;
 	struct rdma_mcm_key key;
+	struct rb_node *node;
 	int ret;
 
 	mutex_lock(&ctx->mutex);
@@ -701,16 +722,20 @@ int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 				   ctx->src.sa.sa_family, &addr);
 	if (!ret) {
 		rdma_mcm_group_key(&addr, ctx->ib_mgid, &key);
-		mb = rdma_mcm_group_find(ctx, &key);
-		/* one key, two IPv6 groups on InfiniBand: not this one */
-		if (mb && addr.sa.sa_family == AF_INET6 &&
-		    !ipv6_addr_equal(&mb->group.in6.sin6_addr,
-				     &addr.in6.sin6_addr))
-			mb = NULL;
-		if (mb)
+		ret = -EADDRNOTAVAIL;
+		/* one key, two IPv6 groups (see rdma_mcm_groups_rekey()) */
+		for (node = rb_find_first(&key, &ctx->groups, rdma_mcm_key_cmp);
+		     node && !rdma_mcm_key_cmp(&key, node);
+		     node = rb_next(node)) {
+			mb = rb_entry(node, struct rdma_mcm_membership, gnode);
+			if (addr.sa.sa_family == AF_INET6 &&
+			    !ipv6_addr_equal(&mb->group.in6.sin6_addr,
+					     &addr.in6.sin6_addr))
+				continue;
 			*handle = mb->handle;
-		else
-			ret = -EADDRNOTAVAIL;
+			ret = 0;
+			break;
+		}
 	}
 	mutex_unlock(&ctx->mutex);
 	return ret;

@@ -119,7 +119,7 @@ static bool rdma_mcm_can_deliver_now(struct rdma_mcm_ctx *ctx,
 	lockdep_assert_held(&ctx->lock);
 	return ctx->direct && ctx->open_done && !ctx->closing &&
 	       !ctx->delivering && !ctx->device_lost_pending &&
-	       !ctx->device_lost &&
+	       !READ_ONCE(ctx->device_lost) &&
 	       list_empty(&ctx->pending) &&
 	       !(mb->qp && mb->join_type == RDMA_MCM_FULLMEMBER);
 }
@@ -179,7 +179,8 @@ static void rdma_mcm_deliver_now(struct rdma_mcm_ctx *ctx,
 		ops->joined(ctx->priv, &info);
 
 	spin_lock_bh(&ctx->lock);
-	WRITE_ONCE(ctx->cb_member, NULL);
+	/* the callback's doings before it, for rdma_mcm_cb_barrier() */
+	smp_store_release(&ctx->cb_member, NULL);
 	ctx->cb_task = NULL;
 	ctx->delivering = false;
 	kick = !list_empty(&ctx->pending);
@@ -190,18 +191,37 @@ static void rdma_mcm_deliver_now(struct rdma_mcm_ctx *ctx,
 	rdma_mcm_member_put(mb);
 }
 
+/* A membership lost its group: it waits to join again, or fails. */
+static void rdma_mcm_mc_lost(struct rdma_mcm_ctx *ctx,
+			     struct rdma_mcm_membership *mb, int status)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (rdma_mcm_heals(ctx, status)) {
+		/* the work lets go of the group, then waits */
+		rdma_mcm_set_state(mb, RDMA_MCM_WAITING, status);
+		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_REJOINING);
+	} else {
+		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, status);
+		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+	}
+}
+
 static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 			      struct rdma_mcm_slot *slot,
 			      struct rdma_cm_event *event)
 {
+	const struct rdma_ah_attr *ev_ah = &event->param.ud.ah_attr;
 	u32 handle = (uintptr_t)event->param.ud.private_data;
 	struct rdma_ah_attr *ah = NULL;
 	struct rdma_mcm_membership *mb;
-	bool queued = false;
+	bool queued = false, allocated = false;
 
 	/* the work's JOINED keeps the attributes until its callback */
-	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN && !ctx->direct)
-		ah = rdma_mcm_ah_alloc(ctx, GFP_KERNEL);
+	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN && !ctx->direct) {
+		ah = rdma_mcm_ah_alloc(ctx);
+		allocated = true;
+	}
+again:
 	spin_lock_bh(&ctx->lock);
 	mb = rdma_mcm_member_find(ctx, handle);
 	if (!mb || mb->slot != slot || ctx->closing)
@@ -210,41 +230,39 @@ static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN) {
 		if (mb->state != RDMA_MCM_JOINING || mb->have_join)
 			goto out;
-		mb->mgid = rdma_ah_read_grh(&event->param.ud.ah_attr)->dgid;
-		mb->mlid = rdma_ah_get_dlid(&event->param.ud.ah_attr);
+		if (!rdma_mcm_can_deliver_now(ctx, mb) && !allocated) {
+			/* room, where sleeping is allowed; then look again */
+			spin_unlock_bh(&ctx->lock);
+			ah = rdma_mcm_ah_alloc(ctx);
+			allocated = true;
+			goto again;
+		}
+		mb->mgid = rdma_ah_read_grh(ev_ah)->dgid;
+		mb->mlid = rdma_ah_get_dlid(ev_ah);
 		mb->qkey = event->param.ud.qkey;
 		mb->have_join = true;
 		if (rdma_mcm_can_deliver_now(ctx, mb)) {
-			/* unlocks */
-			rdma_mcm_deliver_now(ctx, mb, &event->param.ud.ah_attr);
+			rdma_mcm_deliver_now(ctx, mb, ev_ah);	/* unlocks */
 			kfree(ah);
 			return;
 		}
-		if (!ah)
-			ah = rdma_mcm_ah_alloc(ctx, GFP_ATOMIC);
 		if (!ah) {
-			/* joined, but the ULP could not be told how to send */
-			rdma_mcm_set_state(mb, RDMA_MCM_ERROR, -ENOMEM);
-			rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+			/*
+			 * Joined, but the ULP could not be told how to send:
+			 * a loss like any -ENOMEM (a healing context joins
+			 * it again)
+			 */
+			rdma_mcm_mc_lost(ctx, mb, -ENOMEM);
 			goto queue;
 		}
-		rdma_copy_ah_attr(ah, &event->param.ud.ah_attr);
+		rdma_copy_ah_attr(ah, ev_ah);
 		mb->ah = ah;
 		ah = NULL;
 		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
 	} else {
-		int status = rdma_mcm_mc_status(event->status);
-
 		if (mb->state != RDMA_MCM_JOINING && mb->state != RDMA_MCM_JOINED)
 			goto out;
-		if (rdma_mcm_heals(ctx, status)) {
-			/* the work lets go of the group, then waits */
-			rdma_mcm_set_state(mb, RDMA_MCM_WAITING, status);
-			rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_REJOINING);
-		} else {
-			rdma_mcm_set_state(mb, RDMA_MCM_ERROR, status);
-			rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
-		}
+		rdma_mcm_mc_lost(ctx, mb, rdma_mcm_mc_status(event->status));
 	}
 queue:
 	queued = true;
@@ -313,7 +331,8 @@ static void rdma_mcm_finish_join(struct rdma_mcm_ctx *ctx,
 
 	mutex_lock(&ctx->mutex);
 	spin_lock_bh(&ctx->lock);
-	if (mb->state != RDMA_MCM_JOINING) {	/* left, or failed meanwhile */
+	/* left, or failed meanwhile; or a join again with no event yet */
+	if (mb->state != RDMA_MCM_JOINING || !mb->have_join) {
 		spin_unlock_bh(&ctx->lock);
 		goto out;
 	}
@@ -361,7 +380,8 @@ static bool rdma_mcm_cb_enter(struct rdma_mcm_ctx *ctx,
 static void rdma_mcm_cb_exit(struct rdma_mcm_ctx *ctx)
 {
 	spin_lock_bh(&ctx->lock);
-	WRITE_ONCE(ctx->cb_member, NULL);
+	/* the callback's doings before it, for rdma_mcm_cb_barrier() */
+	smp_store_release(&ctx->cb_member, NULL);
 	ctx->cb_task = NULL;
 	spin_unlock_bh(&ctx->lock);
 	wake_up_all(&ctx->cb_wq);
@@ -525,6 +545,13 @@ static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
 	spin_unlock_bh(&ctx->lock);
 
 	if (what & RDMA_MCM_NOTIFY_REJOINING) {
+		/*
+		 * The loss came after the join it had queued (a loss makes a
+		 * membership WAITING, which no join event leaves): that
+		 * JOINED is stale. Its rejoin, which may even run during
+		 * ->rejoining(), brings a JOINED of its own.
+		 */
+		what &= ~RDMA_MCM_NOTIFY_JOINED;
 		rdma_mcm_start_rejoining(ctx, mb);
 		rdma_mcm_callback(ctx, mb, RDMA_MCM_NOTIFY_REJOINING);
 	}
@@ -619,8 +646,9 @@ void rdma_mcm_cb_barrier(struct rdma_mcm_ctx *ctx,
 	 * No callback for @mb can start any more (it is LEAVING or LEFT, and
 	 * callbacks check under ctx->lock); one that started set cb_member
 	 * under that lock, which the caller took since: seen here without it.
+	 * Acquire: what a callback that ended did is seen by the caller.
 	 */
-	if (READ_ONCE(ctx->cb_member) != mb)
+	if (smp_load_acquire(&ctx->cb_member) != mb)
 		return;
 	wait_event(ctx->cb_wq, rdma_mcm_cb_idle(ctx, mb));
 }

@@ -49,8 +49,7 @@ static void mcm_direct_joined_from_handler(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_JOINED);
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
 	rdma_mcm_flush();
-	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);
-	KUNIT_EXPECT_EQ(test, t->rec.overlaps, 0);
+	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);	/* once: not the work too */
 	rdma_mcm_close(ctx);
 }
 
@@ -187,8 +186,11 @@ static int mcm_direct_leaver_fn(void *arg)
 }
 
 /*
- * The leave barrier holds for a callback running in rdma_cm's handler:
- * the leave returns only after it, and nothing is delivered after that.
+ * A leave does not return while a JOINED callback runs in rdma_cm's
+ * handler, and nothing is delivered after it. Here, as with rdma_cm, the
+ * leave's rdma_leave_multicast() itself waits for the running handler
+ * (the fake's handler lock); rdma_mcm's own barrier for a callback of the
+ * work is mcm_leave_waits_for_running_callback's.
  */
 static void mcm_direct_leave_waits_for_handler_callback(struct kunit *test)
 {

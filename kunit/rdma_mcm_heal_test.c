@@ -10,6 +10,7 @@
  * rdma_join_multicast().
  */
 #include <kunit/test.h>
+#include <linux/inet.h>
 #include <net/net_namespace.h>
 
 #include "rdma_mcm_test_util.h"
@@ -122,6 +123,65 @@ static void mcm_heal_rejoins_same_handle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.rejoins, 1U);
 	KUNIT_EXPECT_EQ(test, info.last_status, -ENETRESET);
 	KUNIT_EXPECT_NE(test, info.state_time_ns, 0ULL);
+	rdma_mcm_close(ctx);
+}
+
+/*
+ * A join's event, then its loss, both queued before the work gets to
+ * them (the work is held in another membership's callback): the JOINED is
+ * stale. Its rejoin runs, and its event comes, while ->rejoining() runs:
+ * the ULP hears ->rejoining() and then one ->rejoined(), never a
+ * ->joined() of the lost join (nor a JOINED without its address handle
+ * attributes: WARN).
+ */
+static void mcm_heal_stale_joined_after_loss(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	struct mcm_fake_join *join;
+	u32 x, y;
+
+	init_completion(&t->rec.block_entered);
+	init_completion(&t->rec.block_release);
+	init_completion(&t->rec.rejoining_entered);
+	init_completion(&t->rec.rejoining_release);
+	x = mcm_join(test, ctx, MCM_GROUP(90), NULL,
+		     RDMA_MCM_SENDONLY_FULLMEMBER);
+	y = mcm_join(test, ctx, MCM_GROUP(91), NULL,
+		     RDMA_MCM_SENDONLY_FULLMEMBER);
+	t->rec.on_joined = MCM_ACT_BLOCK;
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(90)), 0,
+			  false);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->rec.block_entered,
+							  10 * HZ), 0UL);
+	t->rec.on_joined = MCM_ACT_NONE;
+
+	/* y: joined, then lost, while the work is held in x's ->joined() */
+	join = mcm_fake_join_of(test, MCM_GROUP(91));
+	mcm_fake_complete(t->fake, join, 0, false);
+	mcm_fake_complete(t->fake, join, -ENETRESET, false);
+	t->rec.block_on_rejoining = true;
+	complete(&t->rec.block_release);
+	KUNIT_ASSERT_GT(test,
+			wait_for_completion_timeout(&t->rec.rejoining_entered,
+						    10 * HZ), 0UL);
+	/* inside y's ->rejoining(): the rejoin runs and its event comes */
+	t->fake->clock_ms += 1000;
+	rdma_mcm_rejoin_run(ctx);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, y), RDMA_MCM_JOINING);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(91)), 0,
+			  false);
+	t->rec.block_on_rejoining = false;
+	complete(&t->rec.rejoining_release);
+	rdma_mcm_flush();
+
+	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);		/* x only */
+	KUNIT_EXPECT_EQ(test, t->rec.last_join.handle, x);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoining, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.last_rejoin.handle, y);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, y), RDMA_MCM_JOINED);
+	KUNIT_EXPECT_EQ(test, t->rec.overlaps, 0);
 	rdma_mcm_close(ctx);
 }
 
@@ -575,6 +635,69 @@ static void mcm_heal_address_moves(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
+static struct sockaddr_in6 mcm_heal_v6(struct kunit *test, const char *text)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+
+	KUNIT_ASSERT_EQ(test, in6_pton(text, -1, sin6.sin6_addr.s6_addr, -1,
+				       NULL), 1);
+	return sin6;
+}
+
+/*
+ * A healing IPv6 context whose address moves from a RoCE port to an
+ * InfiniBand one: ff0e::1:2 and ff05::1:2 are two groups on RoCE, one
+ * MGID on InfiniBand, and groups sort differently by InfiniBand's keys
+ * (the last ten bytes). After the move every group is still found and
+ * left by address, and a new join of an address with the shared MGID is
+ * refused as the same group.
+ */
+static void mcm_heal_groups_follow_link_layer(struct kunit *test)
+{
+	/* the first two share an MGID on IB; ff02::9 and ff0e::1 swap order */
+	static const char * const groups[] = { "ff0e::1:2", "ff05::1:2",
+					       "ff0e::1", "ff02::9",
+					       "ff0e::7:7" };
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in6 src = mcm_heal_v6(test, "2001:db8::1");
+	struct sockaddr_in6 g, other = mcm_heal_v6(test, "ff08::1:2");
+	struct rdma_mcm_ctx *ctx;
+	u32 h;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mcm_restore_params,
+							NULL), 0);
+	mcm_restore_params(NULL);
+	mcm_fake_set_ib(t->fake, 1, true);
+	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
+				    &mcm_rec_ops, &t->rec, &t->fake->be,
+				    RDMA_MCM_OPEN_HEAL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	t->rec.ctx = ctx;
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		g = mcm_heal_v6(test, groups[i]);
+		KUNIT_ASSERT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&g,
+						    RDMA_MCM_SENDONLY_FULLMEMBER,
+						    NULL, NULL, &h), 0);
+	}
+	t->fake->bind_dev = 1;
+	rdma_mcm_dev_changed(t->fake->ibdev[0], 1, false);
+	mcm_tick(test, ctx, 0);		/* loses device 0 */
+	mcm_tick(test, ctx, 0);		/* finds device 1, InfiniBand */
+	KUNIT_ASSERT_PTR_EQ(test, rdma_mcm_device(ctx, &h), t->fake->ibdev[1]);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&other,
+					    RDMA_MCM_SENDONLY_FULLMEMBER, NULL,
+					    NULL, &h), -EADDRINUSE);
+	for (i = ARRAY_SIZE(groups) - 1; i >= 0; i--) {
+		g = mcm_heal_v6(test, groups[i]);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rdma_mcm_leave_addr(ctx,
+							(struct sockaddr *)&g),
+				    0, "leave of %s", groups[i]);
+	}
+	rdma_mcm_close(ctx);
+}
+
 /* A port or SM event: waiting memberships need not wait their backoff. */
 static void mcm_heal_port_event_rejoins_now(struct kunit *test)
 {
@@ -685,6 +808,7 @@ static void mcm_ctx_query_follows_device(struct kunit *test)
 static struct kunit_case rdma_mcm_heal_cases[] = {
 	KUNIT_CASE(mcm_backoff_sequence),
 	KUNIT_CASE(mcm_heal_rejoins_same_handle),
+	KUNIT_CASE(mcm_heal_stale_joined_after_loss),
 	KUNIT_CASE(mcm_heal_backoff_schedule),
 	KUNIT_CASE_SLOW(mcm_heal_rate_limit_10k),
 	KUNIT_CASE(mcm_heal_leave_during_backoff),
@@ -698,6 +822,7 @@ static struct kunit_case rdma_mcm_heal_cases[] = {
 	KUNIT_CASE(mcm_heal_permanent_errors),
 	KUNIT_CASE(mcm_heal_device_gone_and_back),
 	KUNIT_CASE(mcm_heal_address_moves),
+	KUNIT_CASE(mcm_heal_groups_follow_link_layer),
 	KUNIT_CASE(mcm_heal_port_event_rejoins_now),
 	KUNIT_CASE(mcm_route_context),
 	KUNIT_CASE(mcm_ctx_query_follows_device),

@@ -100,6 +100,10 @@ static void mcm_rec_rejoining(void *priv, u32 handle, void *context,
 		rec->action_ret = rdma_mcm_leave(rec->ctx, handle);
 	if (rec->close_on_rejoining)
 		rdma_mcm_close(rec->ctx);
+	if (rec->block_on_rejoining) {
+		complete(&rec->rejoining_entered);
+		wait_for_completion(&rec->rejoining_release);
+	}
 	mcm_rec_leave(rec);
 }
 

@@ -54,6 +54,9 @@ struct mcm_rec {
 	struct ib_qp *qp_on_added;	/* rdma_mcm_set_qp() in ->device_added() */
 	bool leave_on_rejoining;	/* ->rejoining() leaves its membership */
 	bool close_on_rejoining;	/* ->rejoining() closes the context */
+	bool block_on_rejoining;	/* ->rejoining() waits for the test */
+	struct completion rejoining_entered;
+	struct completion rejoining_release;
 	int order_errors;		/* ->rejoined() before ->device_added() */
 
 	struct task_struct *joined_task;	/* ran the last ->joined() */

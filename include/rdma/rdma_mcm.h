@@ -76,8 +76,8 @@ enum rdma_mcm_join_type {
  * @mlid: the multicast LID (0 on RoCE)
  * @qkey: the Q_Key to send with and to set on the QP
  * @ah_attr: address handle attributes for sending to the group; pass them
- *	to rdma_create_ah(). Valid during the callback; rdma_mcm_query()
- *	returns a copy that holds no reference.
+ *	to rdma_create_ah(). Valid during the callback only (copy them with
+ *	rdma_copy_ah_attr() to keep them).
  * @rejoins: 0 for a first join, then how many times it was joined again
  */
 struct rdma_mcm_join_info {

@@ -103,13 +103,13 @@ void mcm_table_free(struct mcm_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* The new membership, or NULL with *@err -ENOMEM or mcm_addr_key()'s. */
 /* Buckets for the first memberships; 0 or -ENOMEM. */
 int mcm_table_prepare(struct mcm_table *t)
 {
 	return t->nbuckets ? 0 : grow(t);
 }
 
+/* The new membership, or NULL with *@err -ENOMEM or mcm_addr_key()'s. */
 struct mcm_member *mcm_table_add(struct mcm_table *t, uint32_t ctx_id,
 				 uint32_t handle, uint32_t join_flags,
 				 const struct sockaddr *group, int *err)

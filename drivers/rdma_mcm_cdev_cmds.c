@@ -749,8 +749,8 @@ long rdma_mcm_cdev_dispatch(struct rdma_mcm_ufile *file, unsigned int cmd,
 	 * another thread unmapping the argument during the call can still
 	 * make the final copy fail; undo() covers what can be undone.
 	 */
-	if ((_IOC_DIR(cmd) & _IOC_READ) && rdma_mcm_copy_out(desc, argp, &arg,
-							       usize))
+	if ((_IOC_DIR(cmd) & _IOC_READ) &&
+	    rdma_mcm_copy_out(desc, argp, &arg, usize))
 		return -EFAULT;
 	/*
 	 * The result is written back under the file's mutex, so that what

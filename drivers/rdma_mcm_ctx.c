@@ -140,7 +140,8 @@ void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
 		mutex_unlock(&ctx->mutex);
 		return;
 	}
-	rdma_mcm_for_each_member(ctx, mb)
+	for (mb = rdma_mcm_member_first(ctx); mb;
+	     mb = rdma_mcm_member_next(mb))
 		rdma_mcm_member_lose_device(ctx, mb);
 	WRITE_ONCE(ctx->device_lost, true);
 	rdma_mcm_ctx_clear_device(ctx);
@@ -213,7 +214,8 @@ void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
 		spin_lock_bh(&ctx->lock);
 		ctx->look_for_device = true;
 		spin_unlock_bh(&ctx->lock);
-		rdma_mcm_for_each_member(ctx, mb)
+		for (mb = rdma_mcm_member_first(ctx); mb;
+		     mb = rdma_mcm_member_next(mb))
 			mb->slot = NULL;
 		list_for_each_entry_safe(slot, tmp, &ctx->slots, node)
 			rdma_mcm_slot_destroy(ctx, slot);

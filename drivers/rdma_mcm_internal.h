@@ -433,10 +433,19 @@ static inline struct rdma_mcm_membership *rdma_mcm_member_of(struct rb_node *n)
 	return n ? rb_entry(n, struct rdma_mcm_membership, hnode) : NULL;
 }
 
-/* Every membership of @ctx, in handle order; @ctx->mutex held. */
-#define rdma_mcm_for_each_member(ctx, mb)				\
-	for ((mb) = rdma_mcm_member_of(rb_first(&(ctx)->members)); (mb);	\
-	     (mb) = rdma_mcm_member_of(rb_next(&(mb)->hnode)))
+/* A context's first membership by handle, or NULL; @ctx->mutex held. */
+static inline struct rdma_mcm_membership *
+rdma_mcm_member_first(struct rdma_mcm_ctx *ctx)
+{
+	return rdma_mcm_member_of(rb_first(&ctx->members));
+}
+
+/* The next membership by handle, or NULL; its context's mutex held. */
+static inline struct rdma_mcm_membership *
+rdma_mcm_member_next(struct rdma_mcm_membership *mb)
+{
+	return rdma_mcm_member_of(rb_next(&mb->hnode));
+}
 
 struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ah_free(struct rdma_ah_attr *ah);

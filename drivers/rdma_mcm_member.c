@@ -596,7 +596,8 @@ int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp)
 		ret = -ENODEV;
 		goto out;
 	}
-	rdma_mcm_for_each_member(ctx, mb) {
+	for (mb = rdma_mcm_member_first(ctx); mb;
+	     mb = rdma_mcm_member_next(mb)) {
 		if (mb->join_type != RDMA_MCM_FULLMEMBER)
 			continue;
 		if (mb->qp_attached && mb->qp != qp) {

@@ -28,6 +28,15 @@ static struct rdma_mcm_ctx *mcm_open_direct(struct kunit *test)
 	return ctx;
 }
 
+/* Complete @group's join here: rdma_cm's handler runs in this thread. */
+static void mcm_complete(struct kunit *test, u32 group)
+{
+	struct mcm_test *t = test->priv;
+	struct mcm_fake_join *join = mcm_fake_join_of(test, group);
+
+	KUNIT_ASSERT_TRUE(test, mcm_fake_complete(t->fake, join, 0, false));
+}
+
 /* The send-only JOINED reaches the callback inside rdma_cm's handler. */
 static void mcm_direct_joined_from_handler(struct kunit *test)
 {
@@ -37,8 +46,7 @@ static void mcm_direct_joined_from_handler(struct kunit *test)
 
 	h = mcm_join(test, ctx, MCM_GROUP(1), NULL,
 		     RDMA_MCM_SENDONLY_FULLMEMBER);
-	KUNIT_ASSERT_TRUE(test, mcm_fake_complete(t->fake,
-			  mcm_fake_join_of(test, MCM_GROUP(1)), 0, false));
+	mcm_complete(test, MCM_GROUP(1));
 	/* no flush: it ran before the handler returned, in this thread */
 	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);
 	KUNIT_EXPECT_PTR_EQ(test, t->rec.joined_task, current);
@@ -60,8 +68,7 @@ static void mcm_direct_not_without_flag(struct kunit *test)
 	struct rdma_mcm_ctx *ctx = mcm_open(test);
 
 	mcm_join(test, ctx, MCM_GROUP(2), NULL, RDMA_MCM_SENDONLY_FULLMEMBER);
-	KUNIT_ASSERT_TRUE(test, mcm_fake_complete(t->fake,
-			  mcm_fake_join_of(test, MCM_GROUP(2)), 0, false));
+	mcm_complete(test, MCM_GROUP(2));
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);
 	KUNIT_EXPECT_TRUE(test, t->rec.joined_in_work);
@@ -73,10 +80,11 @@ static void mcm_direct_refused_to_ulps(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct sockaddr_in src = mcm_v4(MCM_SRC);
+	struct rdma_mcm_ctx *ctx;
 
-	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_mcm_open_flags(&init_net,
-			(struct sockaddr *)&src, &mcm_rec_ops, &t->rec,
-			RDMA_MCM_OPEN_DIRECT)), -EINVAL);
+	ctx = rdma_mcm_open_flags(&init_net, (struct sockaddr *)&src,
+				  &mcm_rec_ops, &t->rec, RDMA_MCM_OPEN_DIRECT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ctx), -EINVAL);
 }
 
 /* A QP to attach sleeps: that JOINED goes through the work, attached. */
@@ -88,8 +96,7 @@ static void mcm_direct_attach_goes_through_work(struct kunit *test)
 
 	h = mcm_join(test, ctx, MCM_GROUP(3), &t->fake->qp,
 		     RDMA_MCM_FULLMEMBER);
-	KUNIT_ASSERT_TRUE(test, mcm_fake_complete(t->fake,
-			  mcm_fake_join_of(test, MCM_GROUP(3)), 0, false));
+	mcm_complete(test, MCM_GROUP(3));
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);
 	KUNIT_EXPECT_TRUE(test, t->rec.joined_in_work);
@@ -133,14 +140,12 @@ static void mcm_direct_waits_for_the_work(struct kunit *test)
 		     RDMA_MCM_FULLMEMBER);
 	b = mcm_join(test, ctx, MCM_GROUP(6), NULL,
 		     RDMA_MCM_SENDONLY_FULLMEMBER);
-	KUNIT_ASSERT_TRUE(test, mcm_fake_complete(t->fake,
-			  mcm_fake_join_of(test, MCM_GROUP(5)), 0, false));
+	mcm_complete(test, MCM_GROUP(5));
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->rec.block_entered,
 							  10 * HZ), 0UL);
 	t->rec.on_joined = MCM_ACT_NONE;
 	/* a's ->joined() blocks in the work; b's event comes now */
-	KUNIT_ASSERT_TRUE(test, mcm_fake_complete(t->fake,
-			  mcm_fake_join_of(test, MCM_GROUP(6)), 0, false));
+	mcm_complete(test, MCM_GROUP(6));
 	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);
 	KUNIT_EXPECT_EQ(test, t->rec.last_join.handle, a);
 	complete(&t->rec.block_release);

@@ -382,8 +382,8 @@ int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 		moved = true;
 	}
 	spin_unlock(&rdma_mcm_dev_lock);
-	/* a healing context on the other link layer: keys differ there */
-	if (rekey)
+	/* a healing context on the other link layer: IPv6 keys differ */
+	if (rekey && ctx->src.sa.sa_family == AF_INET6)
 		rdma_mcm_groups_rekey(ctx);
 	if (moved) {
 		pr_debug("source address of context %u moved from %s port %u to %s port %u\n",

@@ -546,10 +546,14 @@ static bool rdma_mcm_deliver_one(struct rdma_mcm_ctx *ctx)
 
 	if (what & RDMA_MCM_NOTIFY_REJOINING) {
 		/*
-		 * The loss came after the join it had queued (a loss makes a
-		 * membership WAITING, which no join event leaves): that
-		 * JOINED is stale. Its rejoin, which may even run during
-		 * ->rejoining(), brings a JOINED of its own.
+		 * The loss came after the join it had queued: that JOINED is
+		 * stale. Only a rejoin leaves WAITING, and none can start
+		 * before this REJOINING is taken: a membership lost by an
+		 * event joins the waiting list in rdma_mcm_start_rejoining()
+		 * below; one lost with its device waits there until the ids
+		 * are destroyed, which the work does after delivering. The
+		 * rejoin, which may even run during ->rejoining(), brings a
+		 * JOINED of its own.
 		 */
 		what &= ~RDMA_MCM_NOTIFY_JOINED;
 		rdma_mcm_start_rejoining(ctx, mb);

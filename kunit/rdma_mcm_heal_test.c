@@ -186,6 +186,99 @@ static void mcm_heal_stale_joined_after_loss(struct kunit *test)
 }
 
 /*
+ * As above, but the rejoin's event comes only after ->rejoining() has
+ * returned: the stale JOINED must not mark the rejoin in flight joined
+ * (nor its QP attached) and then drop the rejoin's real event; the ULP
+ * hears ->rejoined() when that event comes, with the QP attached.
+ */
+static void mcm_heal_stale_joined_rejoin_later(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	struct mcm_fake_join *join;
+	u32 y;
+
+	mcm_join(test, ctx, MCM_GROUP(92), NULL, RDMA_MCM_SENDONLY_FULLMEMBER);
+	y = mcm_join(test, ctx, MCM_GROUP(93), &t->fake->qp,
+		     RDMA_MCM_FULLMEMBER);
+	t->rec.on_joined = MCM_ACT_BLOCK;
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(92)), 0,
+			  false);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->rec.block_entered,
+							  10 * HZ), 0UL);
+	t->rec.on_joined = MCM_ACT_NONE;
+	join = mcm_fake_join_of(test, MCM_GROUP(93));
+	mcm_fake_complete(t->fake, join, 0, false);
+	mcm_fake_complete(t->fake, join, -ENETRESET, false);
+	t->rec.block_on_rejoining = true;
+	complete(&t->rec.block_release);
+	KUNIT_ASSERT_GT(test,
+			wait_for_completion_timeout(&t->rec.rejoining_entered,
+						    10 * HZ), 0UL);
+	t->fake->clock_ms += 1000;
+	rdma_mcm_rejoin_run(ctx);	/* the rejoin is sent; no event yet */
+	t->rec.block_on_rejoining = false;
+	complete(&t->rec.rejoining_release);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, y), RDMA_MCM_JOINING);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(93)), 0,
+			  false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, y), RDMA_MCM_JOINED);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.last_rejoin.handle, y);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);
+	rdma_mcm_close(ctx);
+}
+
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * A join event whose address handle attributes find no room: in a
+ * healing context a loss like any -ENOMEM, ->rejoining(-ENOMEM), rdma_cm's
+ * membership left, joined again after the backoff.
+ */
+static void mcm_heal_join_event_enomem(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	struct mcm_fake_join *join;
+	u32 h;
+
+	h = mcm_join(test, ctx, MCM_GROUP(94), NULL,
+		     RDMA_MCM_SENDONLY_FULLMEMBER);
+	join = mcm_fake_join_of(test, MCM_GROUP(94));
+	/* the handler runs in this thread: its first allocation fails */
+	WRITE_ONCE(current->fail_nth, 1);
+	mcm_fake_complete(t->fake, join, 0, false);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(current->fail_nth), 0U);
+	WRITE_ONCE(current->fail_nth, 0);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.joined, 0);
+	KUNIT_EXPECT_EQ(test, t->rec.errors, 0);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoining, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.last_reason, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, join->leaves, 1);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_WAITING);
+	mcm_tick(test, ctx, 1000);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(94)), 0,
+			  false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 1);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_JOINED);
+	rdma_mcm_close(ctx);
+}
+#else
+static void mcm_heal_join_event_enomem(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+}
+#endif
+
+/*
  * Every rejoin that fails waits twice as long, up to the maximum; with
  * the fake's jitter at its highest, a quarter more. The clock of each
  * join says when it was asked for.
@@ -809,6 +902,8 @@ static struct kunit_case rdma_mcm_heal_cases[] = {
 	KUNIT_CASE(mcm_backoff_sequence),
 	KUNIT_CASE(mcm_heal_rejoins_same_handle),
 	KUNIT_CASE(mcm_heal_stale_joined_after_loss),
+	KUNIT_CASE(mcm_heal_stale_joined_rejoin_later),
+	KUNIT_CASE(mcm_heal_join_event_enomem),
 	KUNIT_CASE(mcm_heal_backoff_schedule),
 	KUNIT_CASE_SLOW(mcm_heal_rate_limit_10k),
 	KUNIT_CASE(mcm_heal_leave_during_backoff),

@@ -241,6 +241,10 @@ int mcm_test_init(struct kunit *test)
 	t->fake = mcm_fake_create(test);
 	t->rec.test = test;
 	t->rec.fake = t->fake;
+	init_completion(&t->rec.block_entered);
+	init_completion(&t->rec.block_release);
+	init_completion(&t->rec.rejoining_entered);
+	init_completion(&t->rec.rejoining_release);
 	test->priv = t;
 	return 0;
 }
@@ -251,6 +255,11 @@ void mcm_test_exit(struct kunit *test)
 	struct mcm_test *t = test->priv;
 	struct rdma_mcm_live live;
 
+	/* a case that stopped on a failed assertion leaves nothing blocked */
+	t->rec.on_joined = MCM_ACT_NONE;
+	t->rec.block_on_rejoining = false;
+	complete_all(&t->rec.block_release);
+	complete_all(&t->rec.rejoining_release);
 	rdma_mcm_flush();
 	rdma_mcm_flush();
 	mcm_fake_destroy(t->fake);

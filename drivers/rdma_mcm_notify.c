@@ -151,32 +151,44 @@ static void rdma_mcm_joined(struct rdma_mcm_membership *mb)
 }
 
 /*
- * Deliver @mb's JOINED from rdma_cm's handler, as one callback the work
- * does not overlap (ctx->delivering); a notice queued meanwhile is left to
- * the work. The event's address handle attributes are lent to the
- * callback for its duration, as the work lends a copy.
+ * A JOINED that rdma_cm's handler delivers itself (the claim, under
+ * ctx->lock; the callback, after it): one callback the work does not
+ * overlap (ctx->delivering); a notice queued meanwhile is left to the
+ * work. The event's address handle attributes are lent to the callback
+ * for its duration, as the work lends a copy.
  */
-static void rdma_mcm_deliver_now(struct rdma_mcm_ctx *ctx,
-				 struct rdma_mcm_membership *mb,
-				 const struct rdma_ah_attr *ah_attr)
-{
-	const struct rdma_mcm_ops *ops = ctx->ops;
+struct rdma_mcm_direct {
+	struct rdma_mcm_membership *mb;
 	struct rdma_mcm_join_info info;
-	bool rejoined = mb->rejoin, kick;
+	bool rejoined;
+};
 
+static void rdma_mcm_claim_now(struct rdma_mcm_ctx *ctx,
+			       struct rdma_mcm_membership *mb,
+			       const struct rdma_ah_attr *ah_attr,
+			       struct rdma_mcm_direct *d)
+{
 	lockdep_assert_held(&ctx->lock);
+	d->mb = mb;
+	d->rejoined = mb->rejoin;
 	rdma_mcm_joined(mb);
-	rdma_mcm_join_info(mb, ah_attr, &info);
+	rdma_mcm_join_info(mb, ah_attr, &d->info);
 	ctx->delivering = true;
 	WRITE_ONCE(ctx->cb_member, mb);
 	ctx->cb_task = current;
 	refcount_inc(&mb->ref);
-	spin_unlock_bh(&ctx->lock);
+}
 
-	if (rejoined && ops->rejoined)
-		ops->rejoined(ctx->priv, &info);
+static void rdma_mcm_deliver_claimed(struct rdma_mcm_ctx *ctx,
+				     struct rdma_mcm_direct *d)
+{
+	const struct rdma_mcm_ops *ops = ctx->ops;
+	bool kick;
+
+	if (d->rejoined && ops->rejoined)
+		ops->rejoined(ctx->priv, &d->info);
 	else if (ops->joined)
-		ops->joined(ctx->priv, &info);
+		ops->joined(ctx->priv, &d->info);
 
 	spin_lock_bh(&ctx->lock);
 	/* the callback's doings before it, for rdma_mcm_cb_barrier() */
@@ -188,7 +200,7 @@ static void rdma_mcm_deliver_now(struct rdma_mcm_ctx *ctx,
 	wake_up_all(&ctx->cb_wq);
 	if (kick)
 		queue_work(rdma_mcm_wq, &ctx->work);
-	rdma_mcm_member_put(mb);
+	rdma_mcm_member_put(d->mb);
 }
 
 /* A membership lost its group: it waits to join again, or fails. */
@@ -206,74 +218,107 @@ static void rdma_mcm_mc_lost(struct rdma_mcm_ctx *ctx,
 	}
 }
 
+/* What rdma_mcm_mc_event_locked() did with an event */
+enum rdma_mcm_ev_action {
+	RDMA_MCM_EV_DROPPED,	/* no such membership in that state */
+	RDMA_MCM_EV_QUEUED,	/* a notice for the work */
+	RDMA_MCM_EV_DIRECT,	/* a JOINED claimed for the handler to deliver */
+	RDMA_MCM_EV_NEED_ROOM,	/* the work's JOINED needs @ah: allocate, retry */
+};
+
+/*
+ * An event for a membership, with ctx->lock held. @ah: room for the
+ * address handle attributes of a JOINED the work delivers, taken (set to
+ * NULL) when used; @allocated: it was allocated already (NULL: it failed).
+ */
+static enum rdma_mcm_ev_action
+rdma_mcm_mc_event_locked(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot,
+			 struct rdma_cm_event *event, struct rdma_ah_attr **ah,
+			 bool allocated, struct rdma_mcm_direct *d)
+{
+	const struct rdma_ah_attr *ev_ah = &event->param.ud.ah_attr;
+	u32 handle = (uintptr_t)event->param.ud.private_data;
+	struct rdma_mcm_membership *mb;
+
+	lockdep_assert_held(&ctx->lock);
+	mb = rdma_mcm_member_find(ctx, handle);
+	if (!mb || mb->slot != slot || ctx->closing)
+		return RDMA_MCM_EV_DROPPED;
+
+	if (event->event != RDMA_CM_EVENT_MULTICAST_JOIN) {
+		if (mb->state != RDMA_MCM_JOINING && mb->state != RDMA_MCM_JOINED)
+			return RDMA_MCM_EV_DROPPED;
+		rdma_mcm_mc_lost(ctx, mb, rdma_mcm_mc_status(event->status));
+		return RDMA_MCM_EV_QUEUED;
+	}
+
+	if (mb->state != RDMA_MCM_JOINING || mb->have_join)
+		return RDMA_MCM_EV_DROPPED;
+	if (!rdma_mcm_can_deliver_now(ctx, mb) && !allocated)
+		return RDMA_MCM_EV_NEED_ROOM;
+	mb->mgid = rdma_ah_read_grh(ev_ah)->dgid;
+	mb->mlid = rdma_ah_get_dlid(ev_ah);
+	mb->qkey = event->param.ud.qkey;
+	mb->have_join = true;
+	if (rdma_mcm_can_deliver_now(ctx, mb)) {
+		rdma_mcm_claim_now(ctx, mb, ev_ah, d);
+		return RDMA_MCM_EV_DIRECT;
+	}
+	if (!*ah) {
+		/*
+		 * Joined, but the ULP could not be told how to send: a loss
+		 * like any -ENOMEM (a healing context joins it again)
+		 */
+		rdma_mcm_mc_lost(ctx, mb, -ENOMEM);
+		return RDMA_MCM_EV_QUEUED;
+	}
+	rdma_copy_ah_attr(*ah, ev_ah);
+	mb->ah = *ah;
+	*ah = NULL;
+	rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
+	return RDMA_MCM_EV_QUEUED;
+}
+
 static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
 			      struct rdma_mcm_slot *slot,
 			      struct rdma_cm_event *event)
 {
-	const struct rdma_ah_attr *ev_ah = &event->param.ud.ah_attr;
-	u32 handle = (uintptr_t)event->param.ud.private_data;
+	enum rdma_mcm_ev_action act;
 	struct rdma_ah_attr *ah = NULL;
-	struct rdma_mcm_membership *mb;
-	bool queued = false, allocated = false;
+	struct rdma_mcm_direct d;
+	bool allocated = false;
 
 	/* the work's JOINED keeps the attributes until its callback */
 	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN && !ctx->direct) {
 		ah = rdma_mcm_ah_alloc(ctx);
 		allocated = true;
 	}
-again:
-	spin_lock_bh(&ctx->lock);
-	mb = rdma_mcm_member_find(ctx, handle);
-	if (!mb || mb->slot != slot || ctx->closing)
-		goto out;
-
-	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN) {
-		if (mb->state != RDMA_MCM_JOINING || mb->have_join)
-			goto out;
-		if (!rdma_mcm_can_deliver_now(ctx, mb) && !allocated) {
-			/* room, where sleeping is allowed; then look again */
-			spin_unlock_bh(&ctx->lock);
-			ah = rdma_mcm_ah_alloc(ctx);
-			allocated = true;
-			goto again;
-		}
-		mb->mgid = rdma_ah_read_grh(ev_ah)->dgid;
-		mb->mlid = rdma_ah_get_dlid(ev_ah);
-		mb->qkey = event->param.ud.qkey;
-		mb->have_join = true;
-		if (rdma_mcm_can_deliver_now(ctx, mb)) {
-			rdma_mcm_deliver_now(ctx, mb, ev_ah);	/* unlocks */
-			kfree(ah);
-			return;
-		}
-		if (!ah) {
-			/*
-			 * Joined, but the ULP could not be told how to send:
-			 * a loss like any -ENOMEM (a healing context joins
-			 * it again)
-			 */
-			rdma_mcm_mc_lost(ctx, mb, -ENOMEM);
-			goto queue;
-		}
-		rdma_copy_ah_attr(ah, ev_ah);
-		mb->ah = ah;
-		ah = NULL;
-		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
-	} else {
-		if (mb->state != RDMA_MCM_JOINING && mb->state != RDMA_MCM_JOINED)
-			goto out;
-		rdma_mcm_mc_lost(ctx, mb, rdma_mcm_mc_status(event->status));
+	for (;;) {
+		spin_lock_bh(&ctx->lock);
+		act = rdma_mcm_mc_event_locked(ctx, slot, event, &ah,
+					       allocated, &d);
+		spin_unlock_bh(&ctx->lock);
+		if (act != RDMA_MCM_EV_NEED_ROOM)
+			break;
+		/* room, where sleeping is allowed; then look again */
+		ah = rdma_mcm_ah_alloc(ctx);
+		allocated = true;
 	}
-queue:
-	queued = true;
-out:
-	spin_unlock_bh(&ctx->lock);
 	kfree(ah);	/* not needed after all (never filled) */
-	if (queued)
+
+	switch (act) {
+	case RDMA_MCM_EV_DIRECT:
+		rdma_mcm_deliver_claimed(ctx, &d);
+		break;
+	case RDMA_MCM_EV_QUEUED:
 		queue_work(rdma_mcm_wq, &ctx->work);
-	else
+		break;
+	default:
 		pr_debug("dropped %s for handle %u: no such membership in that state\n",
-			 rdma_event_msg(event->event), handle);
+			 rdma_event_msg(event->event),
+			 (u32)(uintptr_t)event->param.ud.private_data);
+		break;
+	}
 }
 
 /**

@@ -13,7 +13,6 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
-#include <linux/kthread.h>
 #include <net/net_namespace.h>
 
 #include "../drivers/rdma_mcm_internal.h"
@@ -596,35 +595,15 @@ static void mcm_callback_closes_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
 }
 
-struct mcm_leaver {
-	struct rdma_mcm_ctx *ctx;
-	u32 handle;
-	int ret;
-	bool returned;
-	struct completion done;
-};
-
-static int mcm_leaver_fn(void *arg)
-{
-	struct mcm_leaver *l = arg;
-
-	l->ret = rdma_mcm_leave(l->ctx, l->handle);
-	WRITE_ONCE(l->returned, true);
-	complete(&l->done);
-	return 0;
-}
-
 /* Leave is a barrier: it does not return while the callback still runs. */
 static void mcm_leave_waits_for_running_callback(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct rdma_mcm_ctx *ctx = mcm_open(test);
 	struct mcm_leaver l = { .ctx = ctx };
-	struct task_struct *task;
 
 	init_completion(&t->rec.block_entered);
 	init_completion(&t->rec.block_release);
-	init_completion(&l.done);
 	t->rec.on_joined = MCM_ACT_BLOCK;
 	l.handle = mcm_join(test, ctx, MCM_GROUP(64), NULL, RDMA_MCM_FULLMEMBER);
 	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(64)), 0,
@@ -632,8 +611,7 @@ static void mcm_leave_waits_for_running_callback(struct kunit *test)
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->rec.block_entered,
 							  10 * HZ), 0UL);
 
-	task = kthread_run(mcm_leaver_fn, &l, "mcm_leaver");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	mcm_leave_in_thread(test, &l);
 	msleep(200);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(l.returned));
 	complete(&t->rec.block_release);

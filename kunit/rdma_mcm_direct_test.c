@@ -172,24 +172,6 @@ static int mcm_completer_fn(void *arg)
 	return 0;
 }
 
-struct mcm_direct_leaver {
-	struct rdma_mcm_ctx *ctx;
-	u32 handle;
-	int ret;
-	bool returned;
-	struct completion done;
-};
-
-static int mcm_direct_leaver_fn(void *arg)
-{
-	struct mcm_direct_leaver *l = arg;
-
-	l->ret = rdma_mcm_leave(l->ctx, l->handle);
-	WRITE_ONCE(l->returned, true);
-	complete(&l->done);
-	return 0;
-}
-
 /*
  * A leave does not return while a JOINED callback runs in rdma_cm's
  * handler, and nothing is delivered after it. Here, as with rdma_cm, the
@@ -201,14 +183,13 @@ static void mcm_direct_leave_waits_for_handler_callback(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct rdma_mcm_ctx *ctx = mcm_open_direct(test);
-	struct mcm_direct_leaver l = { .ctx = ctx };
+	struct mcm_leaver l = { .ctx = ctx };
 	struct mcm_completer c = { .fake = t->fake };
 	struct task_struct *task;
 
 	init_completion(&t->rec.block_entered);
 	init_completion(&t->rec.block_release);
 	init_completion(&c.done);
-	init_completion(&l.done);
 	t->rec.on_joined = MCM_ACT_BLOCK;
 	l.handle = mcm_join(test, ctx, MCM_GROUP(7), NULL,
 			    RDMA_MCM_SENDONLY_FULLMEMBER);
@@ -219,8 +200,7 @@ static void mcm_direct_leave_waits_for_handler_callback(struct kunit *test)
 							  10 * HZ), 0UL);
 	KUNIT_EXPECT_FALSE(test, t->rec.joined_in_work);
 
-	task = kthread_run(mcm_direct_leaver_fn, &l, "mcm_leaver");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	mcm_leave_in_thread(test, &l);
 	msleep(200);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(l.returned));
 	complete(&t->rec.block_release);

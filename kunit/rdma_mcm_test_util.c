@@ -217,6 +217,26 @@ void mcm_join_in_thread(struct kunit *test, struct mcm_joiner *j)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 }
 
+static int mcm_leaver_fn(void *arg)
+{
+	struct mcm_leaver *l = arg;
+
+	l->ret = rdma_mcm_leave(l->ctx, l->handle);
+	WRITE_ONCE(l->returned, true);
+	complete(&l->done);
+	return 0;
+}
+
+/* Start @l's leave; wait_for_completion(&l->done) for its end. */
+void mcm_leave_in_thread(struct kunit *test, struct mcm_leaver *l)
+{
+	struct task_struct *task;
+
+	init_completion(&l->done);
+	task = kthread_run(mcm_leaver_fn, l, "mcm_leaver");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+}
+
 /*
  * Wait until rdma_mcm's ib_client has begun removing a device (a state,
  * not a time: the bound only keeps a broken build from hanging).

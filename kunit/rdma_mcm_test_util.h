@@ -99,6 +99,17 @@ struct mcm_joiner {
 };
 
 void mcm_join_in_thread(struct kunit *test, struct mcm_joiner *j);
+
+/* A leave in a thread of its own: is it still inside (returned false)? */
+struct mcm_leaver {
+	struct rdma_mcm_ctx *ctx;
+	u32 handle;
+	int ret;
+	bool returned;
+	struct completion done;
+};
+
+void mcm_leave_in_thread(struct kunit *test, struct mcm_leaver *l);
 void mcm_wait_removing(struct kunit *test, struct ib_device *dev);
 int mcm_test_init(struct kunit *test);
 void mcm_test_exit(struct kunit *test);

@@ -296,21 +296,30 @@ static void ucma_leave(struct rdma_cm_id *id, unsigned int i)
 		fail("rdma_leave_multicast");
 }
 
-static void ucma_run(int flags)
+/* An event channel and a UD rdma_cm_id bound to the source address */
+static struct rdma_cm_id *ucma_open(struct rdma_event_channel **ec)
 {
 	struct sockaddr_in src = { .sin_family = AF_INET };
+	struct rdma_cm_id *id;
+
+	inet_pton(AF_INET, SRC_ADDR, &src.sin_addr);
+	*ec = rdma_create_event_channel();
+	if (!*ec || rdma_create_id(*ec, &id, NULL, RDMA_PS_UDP))
+		fail("rdma_create_id");
+	if (rdma_bind_addr(id, (struct sockaddr *)&src))
+		fail("rdma_bind_addr");
+	return id;
+}
+
+static void ucma_run(int flags)
+{
 	struct rdma_event_channel *ec;
 	struct rdma_cm_event *ev;
 	struct rdma_cm_id *id;
 	double t0, t1, t2;
 	unsigned int i;
 
-	inet_pton(AF_INET, SRC_ADDR, &src.sin_addr);
-	ec = rdma_create_event_channel();
-	if (!ec || rdma_create_id(ec, &id, NULL, RDMA_PS_UDP))
-		fail("rdma_create_id");
-	if (rdma_bind_addr(id, (struct sockaddr *)&src))
-		fail("rdma_bind_addr");
+	id = ucma_open(&ec);
 	t0 = now_us();
 	for (i = 0; i < g_n; i++) {
 		ucma_join(id, i, flags);
@@ -345,7 +354,6 @@ static void ucma_run(int flags)
 
 static void ucma_latency(int flags)
 {
-	struct sockaddr_in src = { .sin_family = AF_INET };
 	struct rdma_event_channel *ec;
 	struct rdma_cm_event *ev;
 	struct rdma_cm_id *id;
@@ -355,12 +363,7 @@ static void ucma_latency(int flags)
 	lat = calloc(g_n, sizeof(*lat));
 	if (!lat)
 		fail("calloc");
-	inet_pton(AF_INET, SRC_ADDR, &src.sin_addr);
-	ec = rdma_create_event_channel();
-	if (!ec || rdma_create_id(ec, &id, NULL, RDMA_PS_UDP))
-		fail("rdma_create_id");
-	if (rdma_bind_addr(id, (struct sockaddr *)&src))
-		fail("rdma_bind_addr");
+	id = ucma_open(&ec);
 	for (i = 0; i < g_n; i++) {
 		t0 = now_us();
 		ucma_join(id, 0, flags);

@@ -36,29 +36,39 @@ static struct kmem_cache *rdma_mcm_member_cache;
  * zeros, so IPv4 groups compare by their four bytes alone, without a key
  * built at every step of a walk.
  */
+/* The bytes @mb's group compares by (see above), in @buf if need be. */
+static const void *rdma_mcm_member_key(const struct rdma_mcm_membership *mb,
+				       struct rdma_mcm_key *buf, size_t *len)
+{
+	if (mb->group.sa.sa_family == AF_INET) {
+		*len = sizeof(mb->group.in.sin_addr);
+		return &mb->group.in.sin_addr;
+	}
+	rdma_mcm_group_key(&mb->group, mb->ctx->ib_mgid, buf);
+	*len = sizeof(*buf);
+	return buf;
+}
+
 static int rdma_mcm_key_cmp(const void *key, const struct rb_node *node)
 {
 	const struct rdma_mcm_membership *mb =
 		rb_entry(node, struct rdma_mcm_membership, gnode);
-	struct rdma_mcm_key mkey;
+	struct rdma_mcm_key buf;
+	const void *mkey;
+	size_t len;
 
-	if (mb->group.sa.sa_family == AF_INET)
-		return memcmp(key, &mb->group.in.sin_addr,
-			      sizeof(mb->group.in.sin_addr));
-	rdma_mcm_group_key(&mb->group, mb->ctx->ib_mgid, &mkey);
-	return memcmp(key, &mkey, sizeof(mkey));
+	mkey = rdma_mcm_member_key(mb, &buf, &len);
+	return memcmp(key, mkey, len);
 }
 
 static int rdma_mcm_node_cmp(struct rb_node *a, const struct rb_node *b)
 {
 	const struct rdma_mcm_membership *mb =
 		rb_entry(a, struct rdma_mcm_membership, gnode);
-	struct rdma_mcm_key key;
+	struct rdma_mcm_key buf;
+	size_t len;
 
-	if (mb->group.sa.sa_family == AF_INET)
-		return rdma_mcm_key_cmp(&mb->group.in.sin_addr, b);
-	rdma_mcm_group_key(&mb->group, mb->ctx->ib_mgid, &key);
-	return rdma_mcm_key_cmp(&key, b);
+	return rdma_mcm_key_cmp(rdma_mcm_member_key(mb, &buf, &len), b);
 }
 
 static bool rdma_mcm_node_less(struct rb_node *a, const struct rb_node *b)
@@ -212,6 +222,15 @@ static bool rdma_mcm_member_visible(const struct rdma_mcm_membership *mb)
 	lockdep_assert_held(&mb->ctx->lock);
 	return mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED ||
 	       mb->state == RDMA_MCM_ERROR || mb->state == RDMA_MCM_WAITING;
+}
+
+/* The membership @handle, if a caller may see it; ctx->lock held. */
+static struct rdma_mcm_membership *
+rdma_mcm_find_visible(struct rdma_mcm_ctx *ctx, u32 handle)
+{
+	struct rdma_mcm_membership *mb = rdma_mcm_member_find(ctx, handle);
+
+	return mb && rdma_mcm_member_visible(mb) ? mb : NULL;
 }
 
 static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
@@ -759,8 +778,8 @@ int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
 	int ret = -EADDRNOTAVAIL;
 
 	spin_lock_bh(&ctx->lock);
-	mb = rdma_mcm_member_find(ctx, handle);
-	if (mb && rdma_mcm_member_visible(mb)) {
+	mb = rdma_mcm_find_visible(ctx, handle);
+	if (mb) {
 		rdma_mcm_fill_info(mb, info);
 		ret = 0;
 	}
@@ -787,8 +806,8 @@ int rdma_mcm_find_context(struct rdma_mcm_ctx *ctx, u32 handle,
 	int ret = -EADDRNOTAVAIL;
 
 	spin_lock_bh(&ctx->lock);
-	mb = rdma_mcm_member_find(ctx, handle);
-	if (mb && rdma_mcm_member_visible(mb)) {
+	mb = rdma_mcm_find_visible(ctx, handle);
+	if (mb) {
 		*context = mb->context;
 		ret = 0;
 	}

@@ -151,6 +151,18 @@ static void rdma_mcm_joined(struct rdma_mcm_membership *mb)
 }
 
 /*
+ * The callback marked running (rdma_mcm_cb_enter(), rdma_mcm_claim_now())
+ * returned; the caller wakes ctx->cb_wq once it dropped the lock.
+ */
+static void rdma_mcm_cb_returned(struct rdma_mcm_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	/* the callback's doings before it, for rdma_mcm_cb_barrier() */
+	smp_store_release(&ctx->cb_member, NULL);
+	ctx->cb_task = NULL;
+}
+
+/*
  * A JOINED that rdma_cm's handler delivers itself (the claim, under
  * ctx->lock; the callback, after it): one callback the work does not
  * overlap (ctx->delivering); a notice queued meanwhile is left to the
@@ -191,9 +203,7 @@ static void rdma_mcm_deliver_claimed(struct rdma_mcm_ctx *ctx,
 		ops->joined(ctx->priv, &d->info);
 
 	spin_lock_bh(&ctx->lock);
-	/* the callback's doings before it, for rdma_mcm_cb_barrier() */
-	smp_store_release(&ctx->cb_member, NULL);
-	ctx->cb_task = NULL;
+	rdma_mcm_cb_returned(ctx);
 	ctx->delivering = false;
 	kick = !list_empty(&ctx->pending);
 	spin_unlock_bh(&ctx->lock);
@@ -239,6 +249,7 @@ rdma_mcm_mc_event_locked(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot,
 	const struct rdma_ah_attr *ev_ah = &event->param.ud.ah_attr;
 	u32 handle = (uintptr_t)event->param.ud.private_data;
 	struct rdma_mcm_membership *mb;
+	bool now;
 
 	lockdep_assert_held(&ctx->lock);
 	mb = rdma_mcm_member_find(ctx, handle);
@@ -254,13 +265,14 @@ rdma_mcm_mc_event_locked(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot,
 
 	if (mb->state != RDMA_MCM_JOINING || mb->have_join)
 		return RDMA_MCM_EV_DROPPED;
-	if (!rdma_mcm_can_deliver_now(ctx, mb) && !allocated)
+	now = rdma_mcm_can_deliver_now(ctx, mb);
+	if (!now && !allocated)
 		return RDMA_MCM_EV_NEED_ROOM;
 	mb->mgid = rdma_ah_read_grh(ev_ah)->dgid;
 	mb->mlid = rdma_ah_get_dlid(ev_ah);
 	mb->qkey = event->param.ud.qkey;
 	mb->have_join = true;
-	if (rdma_mcm_can_deliver_now(ctx, mb)) {
+	if (now) {
 		rdma_mcm_claim_now(ctx, mb, ev_ah, d);
 		return RDMA_MCM_EV_DIRECT;
 	}
@@ -425,9 +437,7 @@ static bool rdma_mcm_cb_enter(struct rdma_mcm_ctx *ctx,
 static void rdma_mcm_cb_exit(struct rdma_mcm_ctx *ctx)
 {
 	spin_lock_bh(&ctx->lock);
-	/* the callback's doings before it, for rdma_mcm_cb_barrier() */
-	smp_store_release(&ctx->cb_member, NULL);
-	ctx->cb_task = NULL;
+	rdma_mcm_cb_returned(ctx);
 	spin_unlock_bh(&ctx->lock);
 	wake_up_all(&ctx->cb_wq);
 }

@@ -131,6 +131,50 @@ extern MCM_HIDDEN const struct rdma_mcm_io *rdma_mcm_io;
 extern MCM_HIDDEN void *rdma_mcm_io_priv;
 extern MCM_HIDDEN const struct rdma_mcm_io rdma_mcm_dev_io;
 
+/**
+ * struct mcm_nl_io - how a netlink handle talks to the kernel (netlink.c)
+ * @socket: a new NETLINK_GENERIC socket, bound, close-on-exec; an fd
+ *	(pollable: POLLIN while a message waits) or -1/errno
+ * @send: send(2) one request: bytes or -1/errno
+ * @recv: recv(2) one datagram; @flags may hold MSG_DONTWAIT and MSG_TRUNC
+ *	(then the datagram's whole length is returned): bytes or -1/errno
+ * @join_group: NETLINK_ADD_MEMBERSHIP of multicast group @group: 0 or
+ *	-1/errno
+ * @close: close(2) it
+ *
+ * mcm_nl_io points at the real sockets; the tests point it at a fake
+ * kernel (tests/fake_nl.c).
+ */
+struct mcm_nl_io {
+	int (*socket)(void *priv);
+	ssize_t (*send)(void *priv, int fd, const void *buf, size_t len);
+	ssize_t (*recv)(void *priv, int fd, void *buf, size_t len, int flags);
+	int (*join_group)(void *priv, int fd, uint32_t group);
+	void (*close)(void *priv, int fd);
+};
+
+extern MCM_HIDDEN const struct mcm_nl_io *mcm_nl_io;
+extern MCM_HIDDEN void *mcm_nl_io_priv;
+extern MCM_HIDDEN const struct mcm_nl_io mcm_nl_sock_io;
+
+/* Bytes of one receive: a dump's datagram is at most 32 KiB */
+#define MCM_GENL_BUF	(64 * 1024)
+
+struct nlmsghdr;
+/*
+ * Parsers of one kernel message (after its nlmsghdr and genlmsghdr are
+ * checked): 0, or -1/EBADMSG for a truncated or malformed attribute.
+ * Attributes they do not know are skipped.
+ */
+MCM_HIDDEN int mcm_nl_parse_member(const struct nlmsghdr *nlh,
+				   struct rdma_mcm_nl_member *m);
+MCM_HIDDEN int mcm_nl_parse_context(const struct nlmsghdr *nlh,
+				    struct rdma_mcm_nl_context *c);
+MCM_HIDDEN int mcm_nl_parse_stats(const struct nlmsghdr *nlh,
+				  struct rdma_mcm_nl_stats *st);
+MCM_HIDDEN int mcm_nl_parse_event(const struct nlmsghdr *nlh,
+				  struct rdma_mcm_nl_notice *ev);
+
 struct mcm_member;
 struct mcm_ctx;
 

@@ -23,6 +23,12 @@
  *   FAKE_REJOIN_AT=N    after N datagrams the membership is lost
  *                       (-ENETRESET) and joined again
  *
+ * The netlink family (fake_nl.c): FAKE_NL_MEMBERS=N memberships (default
+ * 6), FAKE_NL_CONTEXTS, FAKE_NL_ABSENT (not registered), FAKE_NL_DENY
+ * (EPERM on "events"), FAKE_NL_EVENTS=N scripted events (default 5),
+ * FAKE_NL_ENOBUFS_AT=N ENOBUFS after N of them, standing for
+ * FAKE_NL_LOST events (default 2), FAKE_NL_EVENTS_LOST (stats).
+ *
  * At exit, with FAKE_VERBS, a verbs object left, a rule of verbs broken
  * or a QP destroyed while attached is reported on stderr.
  */
@@ -32,6 +38,7 @@
 #include <stdlib.h>
 
 #include "fake_dev.h"
+#include "fake_nl.h"
 #include "fake_verbs.h"
 
 static unsigned long cycle_at, rejoin_at;
@@ -102,6 +109,7 @@ __attribute__((constructor)) static void fake_setup(void)
 	const char *route = getenv("FAKE_ROUTE_ERRNO");
 
 	fake_install();
+	fake_nl_env();
 	fake.auto_complete = !getenv("FAKE_NO_COMPLETE");
 	if (fail && inet_pton(AF_INET, fail, fake.fail_group) == 1)
 		fake.fail_status = -(err ? atoi(err) : ETIMEDOUT);

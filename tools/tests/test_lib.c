@@ -787,6 +787,7 @@ int main(void)
 	abi_tests();
 	heal_tests();
 	wait_tests();
+	nl_tests();
 #ifndef MCM_TEST_NO_VERBS
 	verbs_tests();
 #endif

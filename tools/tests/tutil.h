@@ -48,5 +48,7 @@ void abi_tests(void);
 void heal_tests(void);
 void wait_tests(void);
 void verbs_tests(void);
+/* test_nl.c */
+void nl_tests(void);
 
 #endif /* TUTIL_H */

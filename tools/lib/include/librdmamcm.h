@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include <rdma/rdma_mcm_abi.h>
+#include <rdma/rdma_mcm_netlink.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -136,6 +137,178 @@ struct ibv_context *rdma_mcm_open_device(struct rdma_mcm_channel *ch,
 int rdma_mcm_parse_addr(const char *text, struct sockaddr_storage *out);
 const char *rdma_mcm_state_str(uint32_t state);
 const char *rdma_mcm_event_str(uint32_t event);
+
+/*
+ * 1.4: the host's view through the generic netlink family "rdma_mcm"
+ * (<rdma/rdma_mcm_netlink.h>, librdmamcm(7) "Netlink"). A handle is one
+ * AF_NETLINK socket; it needs no /dev/rdma_mcm. A caller without
+ * CAP_NET_ADMIN sees only the contexts its uid opened. The handle is not
+ * thread-safe: one thread at a time per handle.
+ *
+ * The structs below are filled by the library. Their size is fixed in
+ * LIBRDMAMCM_1.4 (checked at build time): a later version adds fields in
+ * the reserved space, never elsewhere. @present has bit N set when
+ * attribute N (enum rdma_mcm_nl_attr) was in the kernel's message: an
+ * optional field whose bit is clear is zero. Counters, limits and usage
+ * are indexed by their enum; @counters_present etc. say which the kernel
+ * sent.
+ */
+struct rdma_mcm_nl;
+
+#define RDMA_MCM_NL_HAS(obj, attr)	(!!((obj)->present & (1ULL << (attr))))
+
+#define RDMA_MCM_NL_NAME_LEN	64	/* owner, device: NUL-terminated */
+#define RDMA_MCM_NL_IFNAME_LEN	16	/* IFNAMSIZ */
+#define RDMA_MCM_NL_COUNTERS	32	/* >= __RDMA_MCM_CNT_MAX */
+#define RDMA_MCM_NL_LIMITS	16	/* >= __RDMA_MCM_LIMIT_MAX */
+#define RDMA_MCM_NL_USAGE	16	/* >= __RDMA_MCM_USAGE_MAX */
+#define RDMA_MCM_NL_ERRNOS	16	/* errno entries kept per breakdown */
+
+/* One entry of a breakdown by errno: @err positive, 0 for "any other" */
+struct rdma_mcm_nl_errno_count {
+	uint32_t err;
+	uint32_t reserved;
+	uint64_t count;
+};
+
+/* Counters with their breakdowns: the module's, a device's, a context's */
+struct rdma_mcm_nl_counters {
+	uint64_t present;			/* bit: counter sent */
+	uint64_t value[RDMA_MCM_NL_COUNTERS];	/* enum rdma_mcm_nl_counter */
+	uint32_t n_join_failures;
+	uint32_t n_errors;
+	struct rdma_mcm_nl_errno_count join_failures[RDMA_MCM_NL_ERRNOS];
+	struct rdma_mcm_nl_errno_count errors[RDMA_MCM_NL_ERRNOS];
+};
+
+/*
+ * A membership (RDMA_MCM_CMD_MEMBER_GET) or the subject of an event.
+ * @src and @group are a struct sockaddr_in, _in6 or _ib (the GID at
+ * offset 8) of @family, port 0; family AF_UNSPEC when absent.
+ */
+struct rdma_mcm_nl_member {
+	uint64_t present;
+	uint32_t ctx_id;
+	uint32_t handle;
+	uint32_t owner_kind;		/* enum rdma_mcm_nl_owner */
+	uint32_t owner_pid;
+	uint32_t owner_uid;
+	uint32_t file_ctx;
+	uint32_t netns;
+	uint32_t port;
+	char owner_name[RDMA_MCM_NL_NAME_LEN];
+	char dev_name[RDMA_MCM_NL_NAME_LEN];
+	char netdev[RDMA_MCM_NL_IFNAME_LEN];
+	uint32_t family;
+	uint32_t qkey;
+	struct sockaddr_storage src;
+	struct sockaddr_storage group;
+	uint8_t mgid[16];
+	uint16_t mlid;
+	uint8_t join_type;		/* RDMA_MCM_JOIN_* */
+	uint8_t state;			/* enum rdma_mcm_nl_state */
+	int32_t status;
+	int32_t last_status;
+	uint32_t rejoins;
+	uint32_t queued;
+	uint32_t qp_attached;
+	uint64_t age_ms;
+	uint64_t state_age_ms;
+	uint64_t reserved[8];
+};
+
+/* A context (RDMA_MCM_CMD_CTX_GET) */
+struct rdma_mcm_nl_context {
+	uint64_t present;
+	uint32_t ctx_id;
+	uint32_t owner_kind;
+	uint32_t owner_pid;
+	uint32_t owner_uid;
+	uint32_t file_ctx;
+	uint32_t netns;
+	uint32_t port;
+	uint32_t flags;			/* RDMA_MCM_OPEN_* (1 heal, 2 route) */
+	uint32_t members;
+	uint32_t family;
+	char owner_name[RDMA_MCM_NL_NAME_LEN];
+	char dev_name[RDMA_MCM_NL_NAME_LEN];
+	char netdev[RDMA_MCM_NL_IFNAME_LEN];
+	struct sockaddr_storage src;
+	struct rdma_mcm_nl_counters cnt;
+	uint64_t reserved[8];
+};
+
+/* An RDMA device's counters in struct rdma_mcm_nl_stats */
+struct rdma_mcm_nl_device {
+	char name[RDMA_MCM_NL_NAME_LEN];
+	struct rdma_mcm_nl_counters cnt;
+	uint64_t reserved[4];
+};
+
+/* RDMA_MCM_CMD_STATS_GET; rdma_mcm_nl_free_stats() frees it */
+struct rdma_mcm_nl_stats {
+	uint64_t present;
+	struct rdma_mcm_nl_counters cnt;
+	uint32_t limits_present;		/* bit: limit sent */
+	uint32_t usage_present;			/* bit: count sent */
+	uint32_t limits[RDMA_MCM_NL_LIMITS];	/* enum rdma_mcm_nl_limit */
+	uint32_t usage[RDMA_MCM_NL_USAGE];	/* enum rdma_mcm_nl_usage */
+	uint64_t events_lost;
+	uint32_t n_devices;
+	uint32_t reserved0;
+	struct rdma_mcm_nl_device *devices;
+	uint64_t reserved[8];
+};
+
+/*
+ * An event of the "events" group. (Not "struct rdma_mcm_nl_event": that
+ * tag is the uapi header's enum.) @m holds the attributes the event
+ * carried, @m.present which.
+ */
+struct rdma_mcm_nl_notice {
+	uint32_t event;			/* enum rdma_mcm_nl_event */
+	uint32_t reserved0;
+	uint64_t time_ns;		/* CLOCK_BOOTTIME */
+	struct rdma_mcm_nl_member m;
+	uint64_t reserved[4];
+};
+
+/* Dump callbacks: return 0 to go on, anything else to stop the dump */
+typedef int (*rdma_mcm_nl_member_cb)(const struct rdma_mcm_nl_member *m,
+				     void *arg);
+typedef int (*rdma_mcm_nl_context_cb)(const struct rdma_mcm_nl_context *c,
+				      void *arg);
+
+/* 1.4: open (ENOENT: the family is not registered), close */
+struct rdma_mcm_nl *rdma_mcm_nl_open(void);
+void rdma_mcm_nl_close(struct rdma_mcm_nl *nl);
+/*
+ * 1.4: streaming dumps. Return 0 when the dump ended, the callback's
+ * non-zero value when it stopped it, or -1/errno.
+ */
+int rdma_mcm_nl_dump_members(struct rdma_mcm_nl *nl, uint32_t ctx_id,
+			     rdma_mcm_nl_member_cb cb, void *arg);
+int rdma_mcm_nl_dump_contexts(struct rdma_mcm_nl *nl,
+			      rdma_mcm_nl_context_cb cb, void *arg);
+/* 1.4: the module's counters, limits, usage and per-device counters */
+struct rdma_mcm_nl_stats *rdma_mcm_nl_get_stats(struct rdma_mcm_nl *nl);
+void rdma_mcm_nl_free_stats(struct rdma_mcm_nl_stats *st);
+/*
+ * 1.4: events. rdma_mcm_nl_monitor() joins the "events" group (EPERM
+ * without CAP_NET_ADMIN); rdma_mcm_nl_read_event() returns 1 with an
+ * event, 0 when none is waiting (the socket is non-blocking: poll the
+ * fd), -1/ENOBUFS when events were lost (call again to go on)
+ */
+int rdma_mcm_nl_monitor(struct rdma_mcm_nl *nl);
+int rdma_mcm_nl_get_fd(struct rdma_mcm_nl *nl);
+int rdma_mcm_nl_read_event(struct rdma_mcm_nl *nl,
+			   struct rdma_mcm_nl_notice *ev);
+/* 1.4: names: "joins", "join", "user"; "unknown" for any other value */
+const char *rdma_mcm_nl_counter_str(uint32_t counter);
+const char *rdma_mcm_nl_limit_str(uint32_t limit);
+const char *rdma_mcm_nl_usage_str(uint32_t usage);
+const char *rdma_mcm_nl_event_str(uint32_t event);
+const char *rdma_mcm_nl_owner_str(uint32_t kind);
 
 #ifdef __cplusplus
 }

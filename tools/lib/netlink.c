@@ -1,0 +1,1081 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * librdmamcm: the generic netlink family "rdma_mcm" (uapi
+ * <rdma/rdma_mcm_netlink.h>) on raw AF_NETLINK sockets, without libnl:
+ * the family and its "events" group resolved through the controller,
+ * dumps streamed to a callback one message at a time, the "events" group
+ * read from a second socket so that a dump never meets an event.
+ *
+ * Attributes are parsed here: one the library does not know is skipped,
+ * one that runs past its message or is shorter than its type fails the
+ * message with EBADMSG.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "rdma_mcm_priv.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK	270
+#endif
+
+/* The sizes of LIBRDMAMCM_1.4: a later version grows into reserved[] */
+_Static_assert(sizeof(struct rdma_mcm_nl_member) == 568, "member size");
+_Static_assert(sizeof(struct rdma_mcm_nl_context) == 1168, "context size");
+_Static_assert(sizeof(struct rdma_mcm_nl_stats) == 1008 + sizeof(void *),
+	       "stats size");
+_Static_assert(sizeof(struct rdma_mcm_nl_notice) == 616, "notice size");
+_Static_assert(RDMA_MCM_NL_COUNTERS >= __RDMA_MCM_CNT_MAX, "counters");
+_Static_assert(RDMA_MCM_NL_LIMITS >= __RDMA_MCM_LIMIT_MAX, "limits");
+_Static_assert(RDMA_MCM_NL_USAGE >= __RDMA_MCM_USAGE_MAX, "usage");
+_Static_assert(RDMA_MCM_A_MAX < 64, "present is a 64-bit mask");
+
+struct rdma_mcm_nl {
+	int fd;				/* requests and their replies */
+	int mon_fd;			/* the "events" group, or -1 */
+	uint16_t family;
+	uint32_t mcgrp;			/* "events" group id, 0: none */
+	uint32_t seq;
+	const struct mcm_nl_io *io;
+	void *io_priv;
+	uint8_t *buf;			/* MCM_GENL_BUF bytes */
+	size_t ev_pos, ev_len;		/* events received, not yet read */
+	uint8_t *ev_buf;		/* MCM_GENL_BUF bytes, once monitoring */
+};
+
+/* --- the real sockets --------------------------------------------------- */
+
+static int sock_socket(void *priv)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd, one = 1, rcvbuf = 1 << 20;
+
+	(void)priv;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	/* best effort: room for bursts of events; the error's text */
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	return fd;
+}
+
+static ssize_t sock_send(void *priv, int fd, const void *buf, size_t len)
+{
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+
+	(void)priv;
+	return sendto(fd, buf, len, 0, (struct sockaddr *)&to, sizeof(to));
+}
+
+static ssize_t sock_recv(void *priv, int fd, void *buf, size_t len,
+			 int flags)
+{
+	(void)priv;
+	return recv(fd, buf, len, flags);
+}
+
+static int sock_join_group(void *priv, int fd, uint32_t group)
+{
+	(void)priv;
+	return setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group,
+			  sizeof(group));
+}
+
+static void sock_close(void *priv, int fd)
+{
+	(void)priv;
+	close(fd);
+}
+
+const struct mcm_nl_io mcm_nl_sock_io = {
+	.socket = sock_socket,
+	.send = sock_send,
+	.recv = sock_recv,
+	.join_group = sock_join_group,
+	.close = sock_close,
+};
+
+const struct mcm_nl_io *mcm_nl_io = &mcm_nl_sock_io;
+void *mcm_nl_io_priv;
+
+/* --- attributes ----------------------------------------------------------- */
+
+#define ATTR_MAX	63		/* the types a table holds */
+
+struct attrs {
+	const struct nlattr *tb[ATTR_MAX + 1];
+	uint64_t present;
+};
+
+static const void *nla_data(const struct nlattr *a)
+{
+	return (const uint8_t *)a + NLA_HDRLEN;
+}
+
+static size_t nla_len(const struct nlattr *a)
+{
+	return a->nla_len - NLA_HDRLEN;
+}
+
+/*
+ * Walk the attributes of @data: @fn for each; 0, fn's non-zero, or
+ * -1/EBADMSG when one runs past the end
+ */
+static int nla_walk(const void *data, size_t len,
+		    int (*fn)(const struct nlattr *a, void *arg), void *arg)
+{
+	const uint8_t *p = data;
+	int ret;
+
+	while (len >= NLA_HDRLEN) {
+		const struct nlattr *a = (const void *)p;
+		size_t step;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > len) {
+			errno = EBADMSG;
+			return -1;
+		}
+		ret = fn(a, arg);
+		if (ret)
+			return ret;
+		step = NLA_ALIGN(a->nla_len);
+		if (step >= len)
+			return 0;
+		p += step;
+		len -= step;
+	}
+	/* bytes left that cannot hold an attribute: a truncated one */
+	if (len) {
+		errno = EBADMSG;
+		return -1;
+	}
+	return 0;
+}
+
+static int table_add(const struct nlattr *a, void *arg)
+{
+	struct attrs *at = arg;
+	unsigned int type = a->nla_type & NLA_TYPE_MASK;
+
+	if (type <= ATTR_MAX) {
+		at->tb[type] = a;
+		at->present |= 1ULL << type;
+	}
+	return 0;
+}
+
+static int nla_table(const void *data, size_t len, struct attrs *at)
+{
+	memset(at, 0, sizeof(*at));
+	return nla_walk(data, len, table_add, at);
+}
+
+static int nest_table(const struct nlattr *a, struct attrs *at)
+{
+	return nla_table(nla_data(a), nla_len(a), at);
+}
+
+static int bad(void)
+{
+	errno = EBADMSG;
+	return -1;
+}
+
+/* A fixed-size attribute of at least @size bytes, if present */
+static int get_fixed(const struct attrs *at, int type, void *out,
+		     size_t size)
+{
+	const struct nlattr *a = at->tb[type];
+
+	if (!a)
+		return 0;
+	if (nla_len(a) < size)
+		return bad();
+	memcpy(out, nla_data(a), size);
+	return 0;
+}
+
+static int get_u8(const struct attrs *at, int type, uint8_t *out)
+{
+	return get_fixed(at, type, out, 1);
+}
+
+static int get_u16(const struct attrs *at, int type, uint16_t *out)
+{
+	return get_fixed(at, type, out, 2);
+}
+
+static int get_u32(const struct attrs *at, int type, uint32_t *out)
+{
+	return get_fixed(at, type, out, 4);
+}
+
+static int get_u64(const struct attrs *at, int type, uint64_t *out)
+{
+	return get_fixed(at, type, out, 8);
+}
+
+/* A string attribute into @out (@size bytes, always NUL-terminated) */
+static void get_str(const struct attrs *at, int type, char *out, size_t size)
+{
+	const struct nlattr *a = at->tb[type];
+	size_t n;
+
+	if (!a)
+		return;
+	n = strnlen(nla_data(a), nla_len(a));
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, nla_data(a), n);
+	out[n] = 0;
+}
+
+/*
+ * An address of @family from attribute @type into @ss; 0, or -1/EBADMSG
+ * when it is shorter than the family's. An unknown family is kept with
+ * no address.
+ */
+static int get_addr(const struct attrs *at, int type, uint32_t family,
+		    struct sockaddr_storage *ss)
+{
+	const struct nlattr *a = at->tb[type];
+
+	if (!a)
+		return 0;
+	memset(ss, 0, sizeof(*ss));
+	ss->ss_family = (sa_family_t)family;
+	switch (family) {
+	case AF_INET:
+		if (nla_len(a) < 4)
+			return bad();
+		memcpy(&((struct sockaddr_in *)ss)->sin_addr, nla_data(a), 4);
+		break;
+	case AF_INET6:
+		if (nla_len(a) < 16)
+			return bad();
+		memcpy(&((struct sockaddr_in6 *)ss)->sin6_addr, nla_data(a),
+		       16);
+		break;
+	case AF_IB:
+		/* struct sockaddr_ib: the GID at offset 8 */
+		if (nla_len(a) < 16)
+			return bad();
+		memcpy((uint8_t *)ss + 8, nla_data(a), 16);
+		break;
+	}
+	return 0;
+}
+
+/* --- counters --------------------------------------------------------- */
+
+static int counter_add(const struct nlattr *a, void *arg)
+{
+	struct rdma_mcm_nl_counters *cnt = arg;
+	unsigned int type = a->nla_type & NLA_TYPE_MASK;
+
+	/*
+	 * A zero-length attribute is the padding of a u64 (its type,
+	 * RDMA_MCM_A_PAD, is also RDMA_MCM_CNT_JOINS): not a counter
+	 */
+	if (!nla_len(a))
+		return 0;
+	if (nla_len(a) < 8)
+		return bad();
+	if (type && type < RDMA_MCM_NL_COUNTERS) {
+		memcpy(&cnt->value[type], nla_data(a), 8);
+		cnt->present |= 1ULL << type;
+	}
+	return 0;
+}
+
+struct errno_list {
+	struct rdma_mcm_nl_errno_count *e;
+	uint32_t *n;
+};
+
+static int errno_add(const struct nlattr *a, void *arg)
+{
+	struct errno_list *l = arg;
+	struct rdma_mcm_nl_errno_count ec = { 0 };
+	struct attrs at;
+
+	if ((a->nla_type & NLA_TYPE_MASK) != RDMA_MCM_A_ERRNO_COUNT)
+		return 0;
+	if (nest_table(a, &at) || get_u32(&at, RDMA_MCM_A_ERRNO, &ec.err) ||
+	    get_u64(&at, RDMA_MCM_A_COUNT, &ec.count))
+		return -1;
+	/* beyond the room: kept as "any other" errno */
+	if (*l->n < RDMA_MCM_NL_ERRNOS) {
+		l->e[(*l->n)++] = ec;
+		return 0;
+	}
+	l->e[RDMA_MCM_NL_ERRNOS - 1].err = 0;
+	l->e[RDMA_MCM_NL_ERRNOS - 1].count += ec.count;
+	return 0;
+}
+
+static int get_counters(const struct attrs *at,
+			struct rdma_mcm_nl_counters *cnt)
+{
+	struct errno_list jf = { cnt->join_failures, &cnt->n_join_failures };
+	struct errno_list er = { cnt->errors, &cnt->n_errors };
+	const struct nlattr *a;
+
+	a = at->tb[RDMA_MCM_A_COUNTERS];
+	if (a && nla_walk(nla_data(a), nla_len(a), counter_add, cnt))
+		return -1;
+	a = at->tb[RDMA_MCM_A_JOIN_FAILURES];
+	if (a && nla_walk(nla_data(a), nla_len(a), errno_add, &jf))
+		return -1;
+	a = at->tb[RDMA_MCM_A_ERRORS];
+	if (a && nla_walk(nla_data(a), nla_len(a), errno_add, &er))
+		return -1;
+	return 0;
+}
+
+/* --- messages ------------------------------------------------------------- */
+
+/* The attributes of a message of the family */
+static int msg_table(const struct nlmsghdr *nlh, struct attrs *at)
+{
+	size_t hdr = NLMSG_LENGTH(GENL_HDRLEN);
+
+	if (nlh->nlmsg_len < hdr)
+		return bad();
+	return nla_table((const uint8_t *)nlh + hdr, nlh->nlmsg_len - hdr,
+			 at);
+}
+
+static int get_owner(const struct attrs *at, uint32_t *kind, uint32_t *pid,
+		     uint32_t *uid, char *name)
+{
+	uint8_t k = 0;
+
+	if (get_u8(at, RDMA_MCM_A_OWNER_KIND, &k) ||
+	    get_u32(at, RDMA_MCM_A_OWNER_PID, pid) ||
+	    get_u32(at, RDMA_MCM_A_OWNER_UID, uid))
+		return -1;
+	*kind = k;
+	get_str(at, RDMA_MCM_A_OWNER_NAME, name, RDMA_MCM_NL_NAME_LEN);
+	return 0;
+}
+
+static int member_from(const struct attrs *at, struct rdma_mcm_nl_member *m)
+{
+	uint16_t family = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->present = at->present;
+	if (get_u32(at, RDMA_MCM_A_CTX_ID, &m->ctx_id) ||
+	    get_u32(at, RDMA_MCM_A_HANDLE, &m->handle) ||
+	    get_owner(at, &m->owner_kind, &m->owner_pid, &m->owner_uid,
+		      m->owner_name) ||
+	    get_u32(at, RDMA_MCM_A_FILE_CTX, &m->file_ctx) ||
+	    get_u32(at, RDMA_MCM_A_NETNS, &m->netns) ||
+	    get_u32(at, RDMA_MCM_A_PORT, &m->port) ||
+	    get_u16(at, RDMA_MCM_A_FAMILY, &family) ||
+	    get_u32(at, RDMA_MCM_A_QKEY, &m->qkey) ||
+	    get_fixed(at, RDMA_MCM_A_MGID, m->mgid, 16) ||
+	    get_u16(at, RDMA_MCM_A_MLID, &m->mlid) ||
+	    get_u8(at, RDMA_MCM_A_JOIN_TYPE, &m->join_type) ||
+	    get_u8(at, RDMA_MCM_A_STATE, &m->state) ||
+	    get_fixed(at, RDMA_MCM_A_STATUS, &m->status, 4) ||
+	    get_fixed(at, RDMA_MCM_A_LAST_STATUS, &m->last_status, 4) ||
+	    get_u32(at, RDMA_MCM_A_REJOINS, &m->rejoins) ||
+	    get_u32(at, RDMA_MCM_A_QUEUED, &m->queued) ||
+	    get_u64(at, RDMA_MCM_A_AGE_MS, &m->age_ms) ||
+	    get_u64(at, RDMA_MCM_A_STATE_AGE_MS, &m->state_age_ms))
+		return -1;
+	m->family = family;
+	if (get_addr(at, RDMA_MCM_A_SRC, family, &m->src) ||
+	    get_addr(at, RDMA_MCM_A_GROUP, family, &m->group))
+		return -1;
+	get_str(at, RDMA_MCM_A_DEV_NAME, m->dev_name, sizeof(m->dev_name));
+	get_str(at, RDMA_MCM_A_NETDEV, m->netdev, sizeof(m->netdev));
+	m->qp_attached = !!at->tb[RDMA_MCM_A_QP_ATTACHED];
+	return 0;
+}
+
+int mcm_nl_parse_member(const struct nlmsghdr *nlh,
+			struct rdma_mcm_nl_member *m)
+{
+	struct attrs at;
+
+	if (msg_table(nlh, &at))
+		return -1;
+	return member_from(&at, m);
+}
+
+int mcm_nl_parse_context(const struct nlmsghdr *nlh,
+			 struct rdma_mcm_nl_context *c)
+{
+	struct attrs at;
+	uint16_t family = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (msg_table(nlh, &at))
+		return -1;
+	c->present = at.present;
+	if (get_u32(&at, RDMA_MCM_A_CTX_ID, &c->ctx_id) ||
+	    get_owner(&at, &c->owner_kind, &c->owner_pid, &c->owner_uid,
+		      c->owner_name) ||
+	    get_u32(&at, RDMA_MCM_A_FILE_CTX, &c->file_ctx) ||
+	    get_u32(&at, RDMA_MCM_A_NETNS, &c->netns) ||
+	    get_u32(&at, RDMA_MCM_A_PORT, &c->port) ||
+	    get_u32(&at, RDMA_MCM_A_CTX_FLAGS, &c->flags) ||
+	    get_u32(&at, RDMA_MCM_A_MEMBERS, &c->members) ||
+	    get_u16(&at, RDMA_MCM_A_FAMILY, &family) ||
+	    get_counters(&at, &c->cnt))
+		return -1;
+	c->family = family;
+	if (get_addr(&at, RDMA_MCM_A_SRC, family, &c->src))
+		return -1;
+	get_str(&at, RDMA_MCM_A_DEV_NAME, c->dev_name, sizeof(c->dev_name));
+	get_str(&at, RDMA_MCM_A_NETDEV, c->netdev, sizeof(c->netdev));
+	return 0;
+}
+
+struct u32_nest {
+	uint32_t *v;
+	uint32_t *present;
+	unsigned int n;
+};
+
+static int u32_add(const struct nlattr *a, void *arg)
+{
+	struct u32_nest *u = arg;
+	unsigned int type = a->nla_type & NLA_TYPE_MASK;
+
+	if (nla_len(a) < 4)
+		return bad();
+	if (type && type < u->n) {
+		memcpy(&u->v[type], nla_data(a), 4);
+		*u->present |= 1U << type;
+	}
+	return 0;
+}
+
+static int device_add(const struct nlattr *a, void *arg)
+{
+	struct rdma_mcm_nl_stats *st = arg;
+	struct rdma_mcm_nl_device *d;
+	struct attrs at;
+
+	if ((a->nla_type & NLA_TYPE_MASK) != RDMA_MCM_A_DEVICE)
+		return 0;
+	if (nest_table(a, &at))
+		return -1;
+	d = realloc(st->devices, (st->n_devices + 1) * sizeof(*d));
+	if (!d)
+		return -1;
+	st->devices = d;
+	d += st->n_devices;
+	memset(d, 0, sizeof(*d));
+	get_str(&at, RDMA_MCM_A_DEV_NAME, d->name, sizeof(d->name));
+	if (get_counters(&at, &d->cnt))
+		return -1;
+	st->n_devices++;
+	return 0;
+}
+
+/* @st must be zeroed, or hold devices from a message before */
+int mcm_nl_parse_stats(const struct nlmsghdr *nlh,
+		       struct rdma_mcm_nl_stats *st)
+{
+	struct u32_nest lim = { st->limits, &st->limits_present,
+				RDMA_MCM_NL_LIMITS };
+	struct u32_nest use = { st->usage, &st->usage_present,
+				RDMA_MCM_NL_USAGE };
+	size_t hdr = NLMSG_LENGTH(GENL_HDRLEN);
+	const struct nlattr *a;
+	struct attrs at;
+
+	if (msg_table(nlh, &at))
+		return -1;
+	st->present |= at.present;
+	if (get_counters(&at, &st->cnt) ||
+	    get_u64(&at, RDMA_MCM_A_EVENTS_LOST, &st->events_lost))
+		return -1;
+	a = at.tb[RDMA_MCM_A_LIMITS];
+	if (a && nla_walk(nla_data(a), nla_len(a), u32_add, &lim))
+		return -1;
+	a = at.tb[RDMA_MCM_A_USAGE];
+	if (a && nla_walk(nla_data(a), nla_len(a), u32_add, &use))
+		return -1;
+	/* every device nest, not only the last */
+	return nla_walk((const uint8_t *)nlh + hdr, nlh->nlmsg_len - hdr,
+			device_add, st);
+}
+
+int mcm_nl_parse_event(const struct nlmsghdr *nlh,
+		       struct rdma_mcm_nl_notice *ev)
+{
+	struct attrs at;
+	uint8_t type = 0;
+
+	memset(ev, 0, sizeof(*ev));
+	if (msg_table(nlh, &at) || member_from(&at, &ev->m) ||
+	    get_u8(&at, RDMA_MCM_A_EVENT, &type) ||
+	    get_u64(&at, RDMA_MCM_A_TIME_NS, &ev->time_ns))
+		return -1;
+	ev->event = type;
+	return 0;
+}
+
+/* --- requests and replies ------------------------------------------------ */
+
+struct request {
+	struct nlmsghdr nlh;
+	struct genlmsghdr genl;
+	uint8_t attrs[64];
+};
+
+static void req_init(struct rdma_mcm_nl *nl, struct request *r,
+		     uint16_t type, uint8_t cmd, uint16_t flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	r->nlh.nlmsg_type = type;
+	r->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
+	r->nlh.nlmsg_seq = ++nl->seq;
+	r->genl.cmd = cmd;
+	r->genl.version = type == GENL_ID_CTRL ? 1 : RDMA_MCM_GENL_VERSION;
+}
+
+static void req_put(struct request *r, uint16_t type, const void *data,
+		    size_t len)
+{
+	struct nlattr *a = (void *)((uint8_t *)r + NLMSG_ALIGN(r->nlh.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
+	memcpy((uint8_t *)a + NLA_HDRLEN, data, len);
+	r->nlh.nlmsg_len = NLMSG_ALIGN(r->nlh.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+static int req_send(struct rdma_mcm_nl *nl, int fd, struct request *r)
+{
+	ssize_t n;
+
+	do
+		n = nl->io->send(nl->io_priv, fd, r, r->nlh.nlmsg_len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if ((size_t)n != r->nlh.nlmsg_len) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* One datagram into @buf: its length, or -1/errno */
+static ssize_t recv_one(struct rdma_mcm_nl *nl, int fd, uint8_t *buf,
+			int flags)
+{
+	ssize_t n;
+
+	do
+		n = nl->io->recv(nl->io_priv, fd, buf, MCM_GENL_BUF,
+				 flags | MSG_TRUNC);
+	while (n < 0 && errno == EINTR);
+	if (n > MCM_GENL_BUF) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return n;
+}
+
+typedef int (*reply_fn)(const struct nlmsghdr *nlh, void *arg);
+
+/*
+ * The replies to request @seq on nl->fd: @fn for each message of type
+ * @type. Returns 0 at NLMSG_DONE, an ack, or after a reply that is not
+ * part of a dump; fn's positive value when it stopped; -1/errno (an
+ * error the kernel sent, or fn's -1).
+ */
+static int replies(struct rdma_mcm_nl *nl, uint32_t seq, uint16_t type,
+		   reply_fn fn, void *arg)
+{
+	for (;;) {
+		ssize_t n = recv_one(nl, nl->fd, nl->buf, 0);
+		const struct nlmsghdr *nlh = (const void *)nl->buf;
+		int ret, left, end = 0;
+
+		if (n < 0)
+			return -1;
+		if (!n) {
+			errno = EIO;
+			return -1;
+		}
+		left = (int)n;
+		for (; NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left)) {
+			if (nlh->nlmsg_seq != seq)
+				continue;	/* an answer to an older request */
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+				if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(int)))
+					return bad();
+				if (!e->error)
+					return 0;	/* ack */
+				errno = -e->error;
+				return -1;
+			}
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				int err = 0;
+
+				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
+					memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
+				if (err < 0) {
+					errno = -err;
+					return -1;
+				}
+				return 0;
+			}
+			if (nlh->nlmsg_type != type)
+				continue;	/* NOOP, OVERRUN, others */
+			if (nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+				return bad();
+			ret = fn(nlh, arg);
+			if (ret)
+				return ret;
+			if (!(nlh->nlmsg_flags & NLM_F_MULTI))
+				end = 1;
+		}
+		if (left > 0) {
+			/* a message longer than what is left of the datagram */
+			return bad();
+		}
+		if (end)
+			return 0;
+	}
+}
+
+/*
+ * A dump or a request stopped before its end: the kernel's remaining
+ * replies would meet the next request. A fresh socket drops them (and
+ * ends the kernel's dump) without reading them.
+ */
+static int reopen(struct rdma_mcm_nl *nl)
+{
+	int fd = nl->io->socket(nl->io_priv);
+
+	if (fd < 0)
+		return -1;
+	nl->io->close(nl->io_priv, nl->fd);
+	nl->fd = fd;
+	return 0;
+}
+
+struct family_reply {
+	uint16_t id;
+	uint32_t mcgrp;
+};
+
+static int mcgrp_add(const struct nlattr *a, void *arg)
+{
+	struct family_reply *f = arg;
+	struct attrs at;
+	char name[32] = "";
+	uint32_t id = 0;
+
+	if (nest_table(a, &at) || get_u32(&at, CTRL_ATTR_MCAST_GRP_ID, &id))
+		return -1;
+	get_str(&at, CTRL_ATTR_MCAST_GRP_NAME, name, sizeof(name));
+	if (!strcmp(name, RDMA_MCM_GENL_MCGRP_EVENTS))
+		f->mcgrp = id;
+	return 0;
+}
+
+static int family_msg(const struct nlmsghdr *nlh, void *arg)
+{
+	struct family_reply *f = arg;
+	const struct nlattr *a;
+	struct attrs at;
+
+	if (msg_table(nlh, &at) || get_u16(&at, CTRL_ATTR_FAMILY_ID, &f->id))
+		return -1;
+	a = at.tb[CTRL_ATTR_MCAST_GROUPS];
+	if (a && nla_walk(nla_data(a), nla_len(a), mcgrp_add, f))
+		return -1;
+	return 0;
+}
+
+/* The family's id and its "events" group: 0, or -1/ENOENT if absent */
+static int resolve(struct rdma_mcm_nl *nl)
+{
+	struct family_reply f = { 0 };
+	struct request r;
+
+	req_init(nl, &r, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	req_put(&r, CTRL_ATTR_FAMILY_NAME, RDMA_MCM_GENL_NAME,
+		sizeof(RDMA_MCM_GENL_NAME));
+	if (req_send(nl, nl->fd, &r) ||
+	    replies(nl, r.nlh.nlmsg_seq, GENL_ID_CTRL, family_msg, &f))
+		return -1;
+	if (!f.id) {
+		errno = ENOENT;
+		return -1;
+	}
+	nl->family = f.id;
+	nl->mcgrp = f.mcgrp;
+	return 0;
+}
+
+MCM_EXPORT struct rdma_mcm_nl *rdma_mcm_nl_open(void)
+{
+	struct rdma_mcm_nl *nl = calloc(1, sizeof(*nl));
+	int err;
+
+	if (!nl)
+		return NULL;
+	nl->io = mcm_nl_io;
+	nl->io_priv = mcm_nl_io_priv;
+	nl->mon_fd = -1;
+	nl->buf = malloc(MCM_GENL_BUF);
+	if (!nl->buf)
+		goto fail;
+	nl->fd = nl->io->socket(nl->io_priv);
+	if (nl->fd < 0)
+		goto fail;
+	if (resolve(nl)) {
+		/* the controller says ENOENT for a family not registered */
+		err = errno;
+		nl->io->close(nl->io_priv, nl->fd);
+		errno = err;
+		goto fail;
+	}
+	return nl;
+fail:
+	err = errno;
+	free(nl->buf);
+	free(nl);
+	errno = err;
+	return NULL;
+}
+
+MCM_EXPORT void rdma_mcm_nl_close(struct rdma_mcm_nl *nl)
+{
+	if (!nl)
+		return;
+	nl->io->close(nl->io_priv, nl->fd);
+	if (nl->mon_fd >= 0)
+		nl->io->close(nl->io_priv, nl->mon_fd);
+	free(nl->buf);
+	free(nl->ev_buf);
+	free(nl);
+}
+
+/*
+ * Send a request of the family and read its replies: see replies().
+ * Whatever stopped it before the end, the socket is fresh afterwards.
+ */
+static int transact(struct rdma_mcm_nl *nl, struct request *r, reply_fn fn,
+		    void *arg)
+{
+	int ret, err;
+
+	if (req_send(nl, nl->fd, r))
+		return -1;
+	ret = replies(nl, r->nlh.nlmsg_seq, nl->family, fn, arg);
+	if (!ret)
+		return 0;
+	err = errno;
+	if (reopen(nl) && ret > 0)
+		return -1;
+	errno = err;
+	return ret;
+}
+
+struct member_dump {
+	rdma_mcm_nl_member_cb cb;
+	void *arg;
+	struct rdma_mcm_nl_member m;
+};
+
+static int member_msg(const struct nlmsghdr *nlh, void *arg)
+{
+	struct member_dump *d = arg;
+	int ret;
+
+	if (mcm_nl_parse_member(nlh, &d->m))
+		return -1;
+	ret = d->cb(&d->m, d->arg);
+	/* the callback's value, positive: stop; never -1 by mistake */
+	return ret ? (ret < 0 ? INT32_MAX : ret) : 0;
+}
+
+static int check_args(struct rdma_mcm_nl *nl, const void *cb)
+{
+	if (!nl || !cb) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+MCM_EXPORT int rdma_mcm_nl_dump_members(struct rdma_mcm_nl *nl,
+					uint32_t ctx_id,
+					rdma_mcm_nl_member_cb cb, void *arg)
+{
+	struct member_dump d = { .cb = cb, .arg = arg };
+	struct request r;
+
+	if (check_args(nl, (const void *)cb))
+		return -1;
+	req_init(nl, &r, nl->family, RDMA_MCM_CMD_MEMBER_GET, NLM_F_DUMP);
+	if (ctx_id)
+		req_put(&r, RDMA_MCM_A_CTX_ID, &ctx_id, sizeof(ctx_id));
+	return transact(nl, &r, member_msg, &d);
+}
+
+struct context_dump {
+	rdma_mcm_nl_context_cb cb;
+	void *arg;
+	struct rdma_mcm_nl_context c;
+};
+
+static int context_msg(const struct nlmsghdr *nlh, void *arg)
+{
+	struct context_dump *d = arg;
+	int ret;
+
+	if (mcm_nl_parse_context(nlh, &d->c))
+		return -1;
+	ret = d->cb(&d->c, d->arg);
+	return ret ? (ret < 0 ? INT32_MAX : ret) : 0;
+}
+
+MCM_EXPORT int rdma_mcm_nl_dump_contexts(struct rdma_mcm_nl *nl,
+					 rdma_mcm_nl_context_cb cb, void *arg)
+{
+	struct context_dump d = { .cb = cb, .arg = arg };
+	struct request r;
+
+	if (check_args(nl, (const void *)cb))
+		return -1;
+	req_init(nl, &r, nl->family, RDMA_MCM_CMD_CTX_GET, NLM_F_DUMP);
+	return transact(nl, &r, context_msg, &d);
+}
+
+static int stats_msg(const struct nlmsghdr *nlh, void *arg)
+{
+	return mcm_nl_parse_stats(nlh, arg) ? -1 : 0;
+}
+
+MCM_EXPORT void rdma_mcm_nl_free_stats(struct rdma_mcm_nl_stats *st)
+{
+	if (!st)
+		return;
+	free(st->devices);
+	free(st);
+}
+
+MCM_EXPORT struct rdma_mcm_nl_stats *rdma_mcm_nl_get_stats(struct rdma_mcm_nl *nl)
+{
+	struct rdma_mcm_nl_stats *st;
+	struct request r;
+	int err;
+
+	if (!nl) {
+		errno = EINVAL;
+		return NULL;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	req_init(nl, &r, nl->family, RDMA_MCM_CMD_STATS_GET, 0);
+	if (transact(nl, &r, stats_msg, st)) {
+		err = errno;
+		rdma_mcm_nl_free_stats(st);
+		errno = err;
+		return NULL;
+	}
+	if (!st->present) {
+		/* no reply of the family came */
+		rdma_mcm_nl_free_stats(st);
+		errno = EPROTO;
+		return NULL;
+	}
+	return st;
+}
+
+MCM_EXPORT int rdma_mcm_nl_monitor(struct rdma_mcm_nl *nl)
+{
+	int fd, err;
+
+	if (!nl) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (nl->mon_fd >= 0)
+		return 0;
+	if (!nl->mcgrp) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (!nl->ev_buf) {
+		nl->ev_buf = malloc(MCM_GENL_BUF);
+		if (!nl->ev_buf)
+			return -1;
+	}
+	fd = nl->io->socket(nl->io_priv);
+	if (fd < 0)
+		return -1;
+	if (nl->io->join_group(nl->io_priv, fd, nl->mcgrp)) {
+		err = errno;
+		nl->io->close(nl->io_priv, fd);
+		errno = err;
+		return -1;
+	}
+	nl->mon_fd = fd;
+	nl->ev_pos = nl->ev_len = 0;
+	return 0;
+}
+
+MCM_EXPORT int rdma_mcm_nl_get_fd(struct rdma_mcm_nl *nl)
+{
+	if (!nl) {
+		errno = EINVAL;
+		return -1;
+	}
+	return nl->mon_fd >= 0 ? nl->mon_fd : nl->fd;
+}
+
+MCM_EXPORT int rdma_mcm_nl_read_event(struct rdma_mcm_nl *nl,
+				      struct rdma_mcm_nl_notice *ev)
+{
+	ssize_t n;
+
+	if (!nl || !ev) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (nl->mon_fd < 0) {
+		errno = ENOTCONN;
+		return -1;
+	}
+	for (;;) {
+		while (nl->ev_pos < nl->ev_len) {
+			const struct nlmsghdr *nlh =
+				(const void *)(nl->ev_buf + nl->ev_pos);
+			int left = (int)(nl->ev_len - nl->ev_pos);
+			const struct genlmsghdr *g = NLMSG_DATA(nlh);
+
+			if (!NLMSG_OK(nlh, left)) {
+				nl->ev_pos = nl->ev_len;
+				return bad();
+			}
+			nl->ev_pos += NLMSG_ALIGN(nlh->nlmsg_len);
+			if (nlh->nlmsg_type != nl->family ||
+			    nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN) ||
+			    g->cmd != RDMA_MCM_CMD_EVENT)
+				continue;
+			/* a bad one fails alone: the next call goes on */
+			if (mcm_nl_parse_event(nlh, ev))
+				return -1;
+			return 1;
+		}
+		n = recv_one(nl, nl->mon_fd, nl->ev_buf, MSG_DONTWAIT);
+		if (n < 0) {
+			/* ENOBUFS: the socket overflowed, events were lost */
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return -1;
+		}
+		nl->ev_pos = 0;
+		nl->ev_len = (size_t)n;
+	}
+}
+
+/* --- names ------------------------------------------------------------------ */
+
+#define NAME(table, i)	((i) < sizeof(table) / sizeof(table[0]) && \
+			 (table)[i] ? (table)[i] : "unknown")
+
+static const char *const counter_names[] = {
+	[RDMA_MCM_CNT_JOINS] = "joins",
+	[RDMA_MCM_CNT_JOIN_FAILED] = "join_failed",
+	[RDMA_MCM_CNT_JOINED] = "joined",
+	[RDMA_MCM_CNT_LEAVES] = "leaves",
+	[RDMA_MCM_CNT_CANCELS] = "cancels",
+	[RDMA_MCM_CNT_ERRORS] = "errors",
+	[RDMA_MCM_CNT_WAITS] = "waits",
+	[RDMA_MCM_CNT_REJOINS] = "rejoins",
+	[RDMA_MCM_CNT_DEVICE_LOSSES] = "device_losses",
+	[RDMA_MCM_CNT_DEVICE_ADDS] = "device_adds",
+	[RDMA_MCM_CNT_DELIVERED] = "delivered",
+	[RDMA_MCM_CNT_PURGED] = "purged",
+};
+
+static const char *const limit_names[] = {
+	[RDMA_MCM_LIMIT_FILE_MEMBERSHIPS] = "file_memberships",
+	[RDMA_MCM_LIMIT_FILE_CONTEXTS] = "file_contexts",
+	[RDMA_MCM_LIMIT_USER_MEMBERSHIPS] = "user_memberships",
+	[RDMA_MCM_LIMIT_USER_CONTEXTS] = "user_contexts",
+};
+
+static const char *const usage_names[] = {
+	[RDMA_MCM_USAGE_CONTEXTS] = "contexts",
+	[RDMA_MCM_USAGE_MEMBERSHIPS] = "memberships",
+	[RDMA_MCM_USAGE_CM_IDS] = "cm_ids",
+	[RDMA_MCM_USAGE_FILES] = "files",
+	[RDMA_MCM_USAGE_USERS] = "users",
+};
+
+static const char *const event_names[] = {
+	[RDMA_MCM_NL_EV_JOIN] = "join",
+	[RDMA_MCM_NL_EV_JOINED] = "joined",
+	[RDMA_MCM_NL_EV_ERROR] = "error",
+	[RDMA_MCM_NL_EV_WAITING] = "waiting",
+	[RDMA_MCM_NL_EV_REJOIN] = "rejoin",
+	[RDMA_MCM_NL_EV_LEAVE] = "leave",
+	[RDMA_MCM_NL_EV_DEVICE_LOST] = "device-lost",
+	[RDMA_MCM_NL_EV_DEVICE_ADDED] = "device-added",
+};
+
+static const char *const owner_names[] = {
+	[RDMA_MCM_OWNER_USER] = "user",
+	[RDMA_MCM_OWNER_KERNEL] = "kernel",
+};
+
+MCM_EXPORT const char *rdma_mcm_nl_counter_str(uint32_t counter)
+{
+	return NAME(counter_names, counter);
+}
+
+MCM_EXPORT const char *rdma_mcm_nl_limit_str(uint32_t limit)
+{
+	return NAME(limit_names, limit);
+}
+
+MCM_EXPORT const char *rdma_mcm_nl_usage_str(uint32_t usage)
+{
+	return NAME(usage_names, usage);
+}
+
+MCM_EXPORT const char *rdma_mcm_nl_event_str(uint32_t event)
+{
+	return NAME(event_names, event);
+}
+
+MCM_EXPORT const char *rdma_mcm_nl_owner_str(uint32_t kind)
+{
+	return NAME(owner_names, kind);
+}

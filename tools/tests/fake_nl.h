@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The fake generic netlink kernel (fake_nl.c): the controller and the
+ * family "rdma_mcm" as <rdma/rdma_mcm_netlink.h> describes it, with
+ * canned memberships, contexts, stats and events, in place of
+ * AF_NETLINK sockets for the library linked into the same program.
+ */
+#ifndef FAKE_NL_H
+#define FAKE_NL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FNL_FAMILY	0x1d
+#define FNL_MCGRP	7
+#define FNL_SOCKETS	8
+/* An attribute type the library does not know (a later kernel's) */
+#define FNL_A_FUTURE	60
+
+/* A message under construction in a buffer of @cap bytes */
+struct nlb {
+	uint8_t *buf;
+	size_t len;
+	size_t cap;
+	size_t msg;			/* offset of the message */
+	size_t nest[8];
+	int depth;
+};
+
+void nlb_init(struct nlb *b, void *buf, size_t cap);
+/* Starts a message: 0, or -1 when it does not fit (nothing written) */
+int nlb_msg(struct nlb *b, uint16_t type, uint16_t flags, uint32_t seq,
+	    uint8_t cmd);
+void nlb_put(struct nlb *b, uint16_t type, const void *data, size_t len);
+void nlb_u8(struct nlb *b, uint16_t type, uint8_t v);
+void nlb_u16(struct nlb *b, uint16_t type, uint16_t v);
+void nlb_u32(struct nlb *b, uint16_t type, uint32_t v);
+void nlb_u64(struct nlb *b, uint16_t type, uint64_t v);
+void nlb_str(struct nlb *b, uint16_t type, const char *s);
+void nlb_nest(struct nlb *b, uint16_t type);
+void nlb_nest_end(struct nlb *b);
+/* Ends the message; its length, or 0 when it overflowed (then removed) */
+size_t nlb_end(struct nlb *b);
+void nlb_error(struct nlb *b, uint32_t seq, int error);
+void nlb_done(struct nlb *b, uint32_t seq);
+
+/* The canned objects: membership @i (0-based), context @i, stats, event @i */
+void fnl_put_member(struct nlb *b, unsigned int i);
+void fnl_put_context(struct nlb *b, unsigned int i);
+void fnl_put_stats(struct nlb *b);
+void fnl_put_event(struct nlb *b, unsigned int i);
+/* What membership @i's canned message says */
+uint32_t fnl_member_ctx(unsigned int i);
+uint32_t fnl_member_handle(unsigned int i);
+
+struct fnl_sock;
+
+struct fake_nl {
+	int absent;			/* the family is not registered */
+	int deny_monitor;		/* "events" needs CAP_NET_ADMIN */
+	unsigned int members;		/* canned memberships */
+	unsigned int contexts;		/* canned contexts */
+	unsigned int per_dgram;		/* dump messages per datagram (0: fill) */
+	unsigned int events;		/* events for a socket joining "events" */
+	unsigned int enobufs_at;	/* ENOBUFS after this many (0: never) */
+	unsigned int lost;		/* events that ENOBUFS stands for */
+	uint64_t events_lost;		/* what stats says */
+	unsigned long generated;	/* dump messages built */
+	unsigned long requests;
+	unsigned int sockets;		/* open now */
+	unsigned int opened;		/* ever */
+	int recv_eintr;			/* the next recv fails with EINTR */
+};
+
+extern struct fake_nl fnl;
+
+/* A fresh fake kernel, and the library's sockets pointed at it */
+void fake_nl_install(void);
+/* The same, its knobs from the environment (FAKE_NL_*): rdma-mcm-fake */
+void fake_nl_env(void);
+
+#endif /* FAKE_NL_H */

@@ -4,7 +4,8 @@
  * iproute2's rdma tool. See rdma-mcm(8).
  *
  * Exit status: 0 success, 1 failure, 2 usage error. With -j, everything
- * it prints (errors on stderr included) is one JSON object per line.
+ * it prints (errors on stderr included) is one JSON object per line;
+ * with -p the same objects, indented over several lines.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,7 +24,7 @@
 int cli_json;
 
 static const char usage_text[] =
-"Usage: rdma-mcm [-j] [-b ADDR] [-t SECONDS] [--no-heal] COMMAND [ARGS]\n"
+"Usage: rdma-mcm [-j [-p]] [-b ADDR] [-t SECONDS] [--no-heal] COMMAND [ARGS]\n"
 "       rdma-mcm -h | --help | -V | --version\n"
 "\n"
 "  join GROUP... [--send-only]   join and print events until SIGINT or\n"
@@ -32,13 +33,23 @@ static const char usage_text[] =
 "                                GROUP..., list, stats, help, quit\n"
 "  list                          memberships of this process (none in a\n"
 "                                fresh one: they belong to the open file)\n"
-"  stats                         counts of this process's memberships\n"
+"  show [dev DEV] [group GROUP] [state STATE] [pid PID] [ctx ID]\n"
+"                                the host's memberships (netlink; all of\n"
+"                                them with CAP_NET_ADMIN, else your uid's)\n"
+"  ctx [show] [dev DEV] [pid PID] [ctx ID]\n"
+"                                the host's contexts and their counters\n"
+"  stats                         the module's counters, limits, usage and\n"
+"                                per-device counters\n"
+"  monitor [-c COUNT]            print the host's membership events as\n"
+"                                they come (needs CAP_NET_ADMIN), until\n"
+"                                SIGINT, SIGTERM or COUNT events\n"
 "  send GROUP [-c COUNT] [-s SIZE] [-i USEC] [--send-only]\n"
 "                                send COUNT datagrams of SIZE bytes\n"
 "  recv GROUP [-c COUNT] [-s SIZE]\n"
 "                                receive COUNT datagrams, fail after -t\n"
 "\n"
 "  -j, --json             JSON lines output (errors too)\n"
+"  -p, --pretty           JSON output, each object indented (implies -j)\n"
 "  -b, --bind ADDR        local source address (IPv4 or IPv6 literal);\n"
 "                         without it, the route to the group chooses\n"
 "      --no-heal          a membership lost to the fabric or the device\n"
@@ -46,7 +57,7 @@ static const char usage_text[] =
 "                         also an option of join, send and recv\n"
 "  -t, --timeout SECONDS  timeout of send and recv, join included\n"
 "                         (default 30)\n"
-"  -h, --help             this help\n"
+"  -h, --help             this help (also after a command)\n"
 "  -V, --version          versions of the tool and of the loaded module\n";
 
 static void usage(FILE *f)
@@ -122,8 +133,10 @@ struct command {
 static const struct command commands[] = {
 	{ "join", cmd_join },
 	{ "list", cmd_list },
-	{ "show", cmd_list },
-	{ "stats", cmd_stats },
+	{ "show", cmd_show },
+	{ "ctx", cmd_ctx },
+	{ "stats", cmd_nl_stats },
+	{ "monitor", cmd_monitor },
 	{ "send", cmd_send },
 	{ "recv", cmd_recv },
 };
@@ -132,6 +145,7 @@ static const struct command commands[] = {
 
 static const struct option long_options[] = {
 	{ "json", no_argument, NULL, 'j' },
+	{ "pretty", no_argument, NULL, 'p' },
 	{ "no-heal", no_argument, NULL, OPT_NO_HEAL },
 	{ "bind", required_argument, NULL, 'b' },
 	{ "timeout", required_argument, NULL, 't' },
@@ -153,12 +167,17 @@ static int parse_global(struct cli *cli, int argc, char **argv, int *what)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jb:t:hV", long_options,
+	while ((c = getopt_long(argc, argv, "+jpb:t:hV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			cli_json = 1;
 			cli->json = 1;
+			break;
+		case 'p':
+			cli_json = 1;
+			cli->json = 1;
+			cli->pretty = 1;
 			break;
 		case 'b':
 			cli->bind = optarg;
@@ -228,6 +247,17 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	/* -h, --help, -V, --version after a command too: "show --help" */
+	for (i = (size_t)optind + 1; i < (size_t)argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
+			what = VERSION;
+	}
+	if (what == VERSION)
+		return cmd_version(&cli);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[optind], commands[i].name))
 			return commands[i].fn(&cli, argc - optind,

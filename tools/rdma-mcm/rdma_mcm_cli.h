@@ -28,6 +28,7 @@ struct cli_member {
 
 struct cli {
 	int json;
+	int pretty;			/* -p: JSON indented */
 	const char *bind;		/* -b ADDR, or NULL */
 	int timeout_s;			/* -t SECONDS */
 	int no_heal;			/* --no-heal */
@@ -105,7 +106,12 @@ int cli_list(struct cli *cli);
 int cli_stats(struct cli *cli);
 int cmd_join(struct cli *cli, int argc, char **argv);
 int cmd_list(struct cli *cli, int argc, char **argv);
-int cmd_stats(struct cli *cli, int argc, char **argv);
+
+/* nl.c: the host's view through netlink */
+int cmd_show(struct cli *cli, int argc, char **argv);
+int cmd_ctx(struct cli *cli, int argc, char **argv);
+int cmd_nl_stats(struct cli *cli, int argc, char **argv);
+int cmd_monitor(struct cli *cli, int argc, char **argv);
 
 /* ud.c */
 int cmd_send(struct cli *cli, int argc, char **argv);

@@ -435,19 +435,3 @@ int cmd_list(struct cli *cli, int argc, char **argv)
 	close_channel(cli);
 	return 0;
 }
-
-int cmd_stats(struct cli *cli, int argc, char **argv)
-{
-	int ret;
-
-	(void)argv;
-	if (argc > 1) {
-		cli_err("usage: stats");
-		return EXIT_USAGE;
-	}
-	if (cli_open(cli, O_NONBLOCK))
-		return 1;
-	ret = cli_stats(cli) ? 1 : 0;
-	close_channel(cli);
-	return ret;
-}

@@ -174,9 +174,10 @@ void rdma_mcm_umember_free(struct rdma_mcm_umember *um);
 /* rdma_mcm_cdev_events.c */
 extern const struct rdma_mcm_ops rdma_mcm_ufile_ops;
 u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
-			  struct rdma_mcm_umember *um);
+			  struct rdma_mcm_umember *um, struct rdma_mcm_ctx *ctx);
 void rdma_mcm_purge_uctx(struct rdma_mcm_ufile *file,
 			 struct rdma_mcm_uctx *uctx);
+u32 rdma_mcm_umember_queued(const struct rdma_mcm_umember *um);
 int rdma_mcm_set_events(struct rdma_mcm_ufile *file, u64 *mask, u32 *size);
 ssize_t rdma_mcm_cdev_read(struct file *filp, char __user *buf, size_t len,
 			   loff_t *pos);
@@ -202,5 +203,6 @@ int rdma_mcm_user_charge(struct rdma_mcm_user *user,
 void rdma_mcm_user_uncharge(struct rdma_mcm_user *user,
 			    enum rdma_mcm_user_res res);
 int rdma_mcm_user_live(void);
+void rdma_mcm_user_limits(u32 *contexts, u32 *memberships);
 
 #endif /* _RDMA_MCM_CDEV_H */

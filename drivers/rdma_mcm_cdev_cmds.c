@@ -57,7 +57,7 @@ static void rdma_mcm_free_members(struct rdma_mcm_uctx *uctx)
 	struct rdma_mcm_umember *um, *tmp;
 
 	list_for_each_entry_safe(um, tmp, &uctx->members, node) {
-		rdma_mcm_purge_member(file, um);
+		rdma_mcm_purge_member(file, um, NULL);	/* ctx closed */
 		list_del(&um->node);
 		rdma_mcm_umember_free(um);
 		rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS);
@@ -128,13 +128,15 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 					  &rdma_mcm_ufile_ops, uctx,
 					  &rdma_mcm_rdma_cm_backend,
 					  rdma_mcm_ctx_flags(arg->flags) |
-					  RDMA_MCM_OPEN_DIRECT);
+					  RDMA_MCM_OPEN_DIRECT |
+					  RDMA_MCM_OPEN_USER);
 	if (IS_ERR(uctx->ctx)) {
 		ret = PTR_ERR(uctx->ctx);
 		xa_erase(&file->contexts, uctx->id);
 		goto err_free;
 	}
 	xa_store(&file->contexts, uctx->id, uctx, GFP_KERNEL_ACCOUNT);
+	WRITE_ONCE(uctx->ctx->owner.file_ctx, uctx->id);
 	file->nr_contexts++;
 	arg->ctx_id = uctx->id;
 	return 0;
@@ -221,20 +223,22 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 		type = RDMA_MCM_SENDONLY_FULLMEMBER;
 		break;
 	default:
-		return -EINVAL;
+		ret = -EINVAL;
+		goto err_count;
 	}
 	ret = rdma_mcm_uaddr_parse(addr, addr_len, &group);
 	if (ret)
-		return ret;
+		goto err_count;
 	ret = rdma_mcm_file_charge(file, file->nr_members,
 				   READ_ONCE(rdma_mcm_max_memberships), -ENOBUFS,
 				   RDMA_MCM_USER_MEMBERSHIPS);
 	if (ret)
-		return ret;
+		goto err_count;
 
 	um = rdma_mcm_umember_alloc();
 	if (!um) {
 		ret = -ENOMEM;
+		rdma_mcm_count_join_failed(uctx->ctx, ret);
 		goto err_uncharge;
 	}
 	um->uctx = uctx;
@@ -253,9 +257,14 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	return 0;
 
 err_free:
-	rdma_mcm_umember_free(um);
+	rdma_mcm_umember_free(um);	/* rdma_mcm_join() counted it */
 err_uncharge:
 	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS);
+	return ret;
+
+err_count:
+	/* refused before the manager saw it: counted here */
+	rdma_mcm_count_join_failed(uctx->ctx, ret);
 	return ret;
 }
 
@@ -286,7 +295,7 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 	ret = rdma_mcm_leave(uctx->ctx, handle);	/* a barrier */
 	if (WARN_ON_ONCE(ret))
 		return ret;
-	*events_reported = rdma_mcm_purge_member(file, um);
+	*events_reported = rdma_mcm_purge_member(file, um, uctx->ctx);
 	list_del(&um->node);
 	rdma_mcm_umember_free(um);
 	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS);

@@ -38,11 +38,15 @@ static void rdma_mcm_queue_event(struct rdma_mcm_ufile *file,
 	}
 }
 
-static void rdma_mcm_unqueue_event(struct rdma_mcm_uevent *uev)
+/* Return: 1 if @uev was queued (and is purged), else 0 */
+static unsigned int rdma_mcm_unqueue_event(struct rdma_mcm_uevent *uev)
 {
-	if (uev->queued)
+	bool was = uev->queued;
+
+	if (was)
 		list_del(&uev->node);
 	uev->queued = false;
+	return was;
 }
 
 /* The event @uev stands for, as read() returns it. */
@@ -241,22 +245,41 @@ const struct rdma_mcm_ops rdma_mcm_ufile_ops = {
  * rdma_mcm_purge_member() - take a left membership's events off the queue
  * @file: the file
  * @um: the membership, whose callbacks can no longer run
+ * @ctx: its context, to count the purged events in; NULL once closed
+ *	(counted module-wide only)
  *
  * Return: the membership's events_reported.
  */
 u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
-			  struct rdma_mcm_umember *um)
+			  struct rdma_mcm_umember *um, struct rdma_mcm_ctx *ctx)
 {
+	unsigned int purged;
 	u32 reported;
 
 	spin_lock(&file->ev_lock);
-	rdma_mcm_unqueue_event(&um->joined);
-	rdma_mcm_unqueue_event(&um->error);
-	rdma_mcm_unqueue_event(&um->rejoining);
-	rdma_mcm_unqueue_event(&um->rejoined);
+	purged = rdma_mcm_unqueue_event(&um->joined) +
+		 rdma_mcm_unqueue_event(&um->error) +
+		 rdma_mcm_unqueue_event(&um->rejoining) +
+		 rdma_mcm_unqueue_event(&um->rejoined);
 	reported = um->events_reported;
 	spin_unlock(&file->ev_lock);
+	rdma_mcm_count_n(ctx, RDMA_MCM_CNT_PURGED, purged);
 	return reported;
+}
+
+/**
+ * rdma_mcm_umember_queued() - events of a membership not yet read
+ * @um: the membership
+ *
+ * A snapshot for the netlink dump, read without the file's lock.
+ *
+ * Return: how many of its events are queued.
+ */
+u32 rdma_mcm_umember_queued(const struct rdma_mcm_umember *um)
+{
+	/* racy by design: a dump is a snapshot, and a bool cannot tear */
+	return data_race(um->joined.queued + um->error.queued +
+			 um->rejoining.queued + um->rejoined.queued);
 }
 
 /**
@@ -267,10 +290,14 @@ u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
 void rdma_mcm_purge_uctx(struct rdma_mcm_ufile *file,
 			 struct rdma_mcm_uctx *uctx)
 {
+	unsigned int purged;
+
 	spin_lock(&file->ev_lock);
-	rdma_mcm_unqueue_event(&uctx->removed);
-	rdma_mcm_unqueue_event(&uctx->added);
+	purged = rdma_mcm_unqueue_event(&uctx->removed) +
+		 rdma_mcm_unqueue_event(&uctx->added);
 	spin_unlock(&file->ev_lock);
+	/* the context is closed (maybe freed): counted module-wide only */
+	rdma_mcm_count_n(NULL, RDMA_MCM_CNT_PURGED, purged);
 }
 
 /**

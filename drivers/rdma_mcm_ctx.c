@@ -29,9 +29,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -62,6 +64,7 @@ static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->members));
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->groups));
 	mutex_destroy(&ctx->mutex);
+	put_pid(ctx->owner.pid);
 	put_net(ctx->net);
 	mem_cgroup_put(ctx->memcg);
 	kfree(ctx);
@@ -133,6 +136,7 @@ void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx)
  */
 void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
 {
+	char name[IB_DEVICE_NAME_MAX] = "";
 	struct rdma_mcm_membership *mb;
 
 	mutex_lock(&ctx->mutex);
@@ -140,6 +144,9 @@ void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
 		mutex_unlock(&ctx->mutex);
 		return;
 	}
+	if (ctx->device)
+		strscpy(name, dev_name(&ctx->device->dev), sizeof(name));
+	rdma_mcm_observe_device(ctx, true, name);
 	for (mb = rdma_mcm_member_first(ctx); mb;
 	     mb = rdma_mcm_member_next(mb))
 		rdma_mcm_member_lose_device(ctx, mb);
@@ -190,6 +197,7 @@ void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 	}
 	pr_debug("context %u found device %s port %u\n", ctx->id,
 		 dev_name(&ctx->device->dev), ctx->port_num);
+	rdma_mcm_observe_device(ctx, false, dev_name(&ctx->device->dev));
 	spin_lock_bh(&ctx->lock);
 	rdma_mcm_notify_ctx(ctx, &ctx->added_notice);
 	spin_unlock_bh(&ctx->lock);
@@ -225,6 +233,25 @@ void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
 	mutex_unlock(&ctx->mutex);
 }
 
+/*
+ * Who opens the context: the calling process for /dev/rdma_mcm (its
+ * thread group, command name and effective uid), else the ULP's module.
+ */
+static void rdma_mcm_owner_init(struct rdma_mcm_owner *owner,
+				const struct rdma_mcm_ops *ops, bool user)
+{
+	owner->start_ns = ktime_get_boottime_ns();
+	owner->kernel = !user;
+	if (!user) {
+		strscpy(owner->name, ops->owner ? module_name(ops->owner) :
+			"kernel", sizeof(owner->name));
+		return;
+	}
+	owner->pid = get_task_pid(current, PIDTYPE_TGID);
+	owner->uid = current_euid();
+	get_task_comm(owner->name, current);
+}
+
 /**
  * rdma_mcm_open_backend() - open a context on a given backend
  * @net: network namespace
@@ -232,7 +259,8 @@ void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
  * @ops: callbacks
  * @priv: passed to the callbacks
  * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
- * @flags: RDMA_MCM_OPEN_*, and the internal RDMA_MCM_OPEN_DIRECT
+ * @flags: RDMA_MCM_OPEN_*, and the internal RDMA_MCM_OPEN_DIRECT and
+ *	RDMA_MCM_OPEN_USER
  *
  * See rdma_mcm_open_flags().
  *
@@ -253,7 +281,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	might_sleep();
 	if (!net || !ops || !be ||
 	    (flags & ~(RDMA_MCM_OPEN_HEAL | RDMA_MCM_OPEN_ROUTE |
-		       RDMA_MCM_OPEN_DIRECT)))
+		       RDMA_MCM_OPEN_DIRECT | RDMA_MCM_OPEN_USER)))
 		return ERR_PTR(-EINVAL);
 	ctx = rdma_mcm_fail_alloc() ? NULL :
 	      kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
@@ -268,8 +296,9 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	}
 	ctx->groups = RB_ROOT;
 	refcount_set(&ctx->ref, 1);
-	ctx->flags = flags & ~RDMA_MCM_OPEN_DIRECT;
+	ctx->flags = flags & ~(RDMA_MCM_OPEN_DIRECT | RDMA_MCM_OPEN_USER);
 	ctx->direct = flags & RDMA_MCM_OPEN_DIRECT;
+	rdma_mcm_owner_init(&ctx->owner, ops, flags & RDMA_MCM_OPEN_USER);
 	ctx->net = get_net(net);
 	/* the opener's; a kernel thread's (no mm) is the root's */
 	ctx->memcg = current->mm ? get_mem_cgroup_from_mm(current->mm) : NULL;
@@ -366,7 +395,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_flags(struct net *net,
 					 const struct rdma_mcm_ops *ops,
 					 void *priv, u32 flags)
 {
-	if (flags & RDMA_MCM_OPEN_DIRECT)
+	if (flags & (RDMA_MCM_OPEN_DIRECT | RDMA_MCM_OPEN_USER))
 		return ERR_PTR(-EINVAL);
 	return rdma_mcm_open_backend(net, addr, ops, priv,
 				     &rdma_mcm_rdma_cm_backend, flags);

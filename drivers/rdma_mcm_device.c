@@ -49,6 +49,7 @@
  * @stamp_ms: when @mtokens was last refilled (the backend's clock)
  * @handler: its event handler (devices of the ib_client only)
  * @has_handler: @handler is registered
+ * @counters: its counters (by name, kept for the module's life), or NULL
  *
  * ib_core says when a device's unregistration begins, not when it ends:
  * rdma_cm still hands the device to a bind until its own client is
@@ -65,6 +66,7 @@ struct rdma_mcm_dev {
 	u64 stamp_ms;
 	struct ib_event_handler handler;
 	bool has_handler;
+	struct rdma_mcm_counters *counters;
 };
 
 #define RDMA_MCM_GONE_MAX	16
@@ -126,6 +128,7 @@ int rdma_mcm_dev_add(struct ib_device *device)
 		return -ENOMEM;
 	dev->device = device;
 	dev->index = device->index;
+	dev->counters = rdma_mcm_dev_counters(dev_name(&device->dev));
 	dev->mtokens = U64_MAX;		/* a full bucket at first use */
 	spin_lock(&rdma_mcm_dev_lock);
 	list_add_tail(&dev->node, &rdma_mcm_devs);
@@ -345,6 +348,41 @@ void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx)
 }
 
 /**
+ * rdma_mcm_registry_get() - the open context with the lowest id >= @from
+ * @from: the first id to look at
+ * @name: set to its device's name ("" without one)
+ * @len: room in @name
+ * @port_num: set to its port (0 without a device)
+ *
+ * For the walks of rdma_mcm_dump.c: what a context's device is, told
+ * under the lock that keeps it.
+ *
+ * Return: the context, with a reference the caller drops with
+ * rdma_mcm_ctx_put(), or NULL when there is none.
+ */
+struct rdma_mcm_ctx *rdma_mcm_registry_get(u32 from, char *name,
+					   size_t len, u32 *port_num)
+{
+	unsigned long idx = from;
+	struct rdma_mcm_ctx *ctx;
+
+	spin_lock(&rdma_mcm_dev_lock);
+	ctx = xa_find(&rdma_mcm_ctxs, &idx, ULONG_MAX, XA_PRESENT);
+	while (ctx && !refcount_inc_not_zero(&ctx->ref))
+		ctx = xa_find_after(&rdma_mcm_ctxs, &idx, ULONG_MAX,
+				    XA_PRESENT);
+	if (ctx && ctx->device) {
+		strscpy(name, dev_name(&ctx->device->dev), len);
+		*port_num = ctx->port_num;
+	} else {
+		name[0] = 0;
+		*port_num = 0;
+	}
+	spin_unlock(&rdma_mcm_dev_lock);
+	return ctx;
+}
+
+/**
  * rdma_mcm_ctx_set_device() - check the device a new rdma_cm_id landed on
  * @ctx: the context
  * @device: the id's device
@@ -373,6 +411,7 @@ int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 	} else if (!ctx->device) {
 		ctx->device = device;
 		ctx->port_num = port_num;
+		WRITE_ONCE(ctx->dev_counters, dev ? dev->counters : NULL);
 		rekey = ctx->ib_mgid != rdma_protocol_ib(device, port_num);
 		ctx->ib_mgid = rdma_protocol_ib(device, port_num);
 		ctx->mcast = rdma_protocol_roce(device, port_num) ||
@@ -405,6 +444,7 @@ void rdma_mcm_ctx_clear_device(struct rdma_mcm_ctx *ctx)
 	lockdep_assert_held(&ctx->mutex);
 	spin_lock(&rdma_mcm_dev_lock);
 	ctx->device = NULL;
+	WRITE_ONCE(ctx->dev_counters, NULL);
 	spin_unlock(&rdma_mcm_dev_lock);
 }
 

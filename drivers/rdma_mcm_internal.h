@@ -14,6 +14,8 @@
  *   rdma_mcm_addr.c     address checks
  *   rdma_mcm_rdma_cm.c  the rdma_cm and verbs calls (KUnit fakes them)
  *   rdma_mcm_timing.c   kernel time of joins and leaves (make bench)
+ *   rdma_mcm_observe.h  counters, tracepoints, the netlink family (and the
+ *                       files behind them)
  *
  * Locking, outermost first:
  *   ctx->mutex          join, leave, close, slots, QP attach and detach,
@@ -57,6 +59,8 @@
 #include <rdma/rdma_cm.h>
 #include <rdma/rdma_mcm.h>
 
+#include "rdma_mcm_observe.h"
+
 struct dentry;
 struct ib_device;
 
@@ -68,6 +72,13 @@ struct ib_device;
  * callbacks are such; rdma_mcm_open_flags() refuses the flag.
  */
 #define RDMA_MCM_OPEN_DIRECT	BIT(31)
+
+/*
+ * RDMA_MCM_OPEN_USER: the context is a process's, opened through
+ * /dev/rdma_mcm: its owner is the calling process (pid, command name,
+ * effective uid), not a kernel ULP. Internal, like RDMA_MCM_OPEN_DIRECT.
+ */
+#define RDMA_MCM_OPEN_USER	BIT(30)
 
 /**
  * struct rdma_mcm_backend - the rdma_cm and verbs calls the manager makes
@@ -137,6 +148,9 @@ struct rdma_mcm_notice {
 #define RDMA_MCM_NOTIFY_JOINED		BIT(0)
 #define RDMA_MCM_NOTIFY_ERROR		BIT(1)
 #define RDMA_MCM_NOTIFY_REJOINING	BIT(2)
+/* A context's own notices, as the mcm_deliver tracepoint names them */
+#define RDMA_MCM_NOTIFY_DEVICE_REMOVED	BIT(3)
+#define RDMA_MCM_NOTIFY_DEVICE_ADDED	BIT(4)
 
 /**
  * struct rdma_mcm_slot - one rdma_cm_id and the memberships joined on it
@@ -200,6 +214,7 @@ union rdma_mcm_addr {
  * @notice: its place in @ctx->pending while @pending is not zero
  * @wait_node: entry in @ctx->waiting while it waits for a rejoin
  * @state_time_ns: CLOCK_BOOTTIME of its last state change
+ * @join_ns: CLOCK_BOOTTIME of the join that made it (its age)
  * @due_ms: when a waiting membership may be joined again (be->now_ms)
  * @mgid: multicast GID
  * @handle: its handle in @ctx->members
@@ -238,6 +253,7 @@ struct rdma_mcm_membership {
 	struct rdma_mcm_notice notice;
 	struct list_head wait_node;
 	u64 state_time_ns;
+	u64 join_ns;
 	u64 due_ms;
 	union ib_gid mgid;
 
@@ -314,6 +330,11 @@ struct rdma_mcm_membership {
  * @rejoin_now: the port came back: waiting memberships need not wait
  * @memcg: the opener's memory cgroup: what the context's works allocate
  *	(slots and ids of rejoins, a new device's) is charged to it
+ * @owner: who opened it (set at open; @owner.file_ctx once after)
+ * @counters: its counters (rdma_mcm_counters.c)
+ * @dev_counters: its device's counters, or NULL (set with @device; kept
+ *	for the module's life, so a stale pointer only counts in the
+ *	previous device)
  */
 struct rdma_mcm_ctx {
 	refcount_t ref;
@@ -360,6 +381,10 @@ struct rdma_mcm_ctx {
 	struct delayed_work rejoin_work;
 	bool look_for_device;
 	bool rejoin_now;
+
+	struct rdma_mcm_owner owner;
+	struct rdma_mcm_counters counters;
+	struct rdma_mcm_counters *dev_counters;
 };
 
 /* rdma_mcm_state.c: the membership state machine */
@@ -427,6 +452,9 @@ struct rdma_mcm_membership *rdma_mcm_member_find(struct rdma_mcm_ctx *ctx,
 int rdma_mcm_find_context(struct rdma_mcm_ctx *ctx, u32 handle,
 			  void **context);
 void rdma_mcm_groups_rekey(struct rdma_mcm_ctx *ctx);
+bool rdma_mcm_member_visible(const struct rdma_mcm_membership *mb);
+struct rdma_mcm_membership *rdma_mcm_member_from(struct rdma_mcm_ctx *ctx,
+						 u32 start);
 
 static inline struct rdma_mcm_membership *rdma_mcm_member_of(struct rb_node *n)
 {
@@ -508,6 +536,8 @@ void rdma_mcm_dev_remove(struct ib_device *device);
 bool rdma_mcm_dev_removing(struct ib_device *device);
 int rdma_mcm_registry_add(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx);
+struct rdma_mcm_ctx *rdma_mcm_registry_get(u32 from, char *name,
+					   size_t len, u32 *port_num);
 int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 			    u32 port_num);
 void rdma_mcm_ctx_clear_device(struct rdma_mcm_ctx *ctx);

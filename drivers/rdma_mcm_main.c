@@ -24,9 +24,13 @@ static int __init rdma_mcm_init(void)
 	ret = rdma_mcm_member_init();
 	if (ret)
 		goto err_ctx;
-	ret = rdma_mcm_device_register();
+	/* before any context: their events go to the family's group */
+	ret = rdma_mcm_netlink_init();
 	if (ret)
 		goto err_member;
+	ret = rdma_mcm_device_register();
+	if (ret)
+		goto err_netlink;
 	ret = rdma_mcm_cdev_register();
 	if (ret)
 		goto err_device;
@@ -37,6 +41,9 @@ static int __init rdma_mcm_init(void)
 
 err_device:
 	rdma_mcm_device_unregister();
+err_netlink:
+	rdma_mcm_netlink_exit();
+	rdma_mcm_counters_exit();
 err_member:
 	rdma_mcm_member_exit();
 err_ctx:
@@ -50,8 +57,10 @@ static void __exit rdma_mcm_exit(void)
 	rdma_mcm_debugfs_exit();
 	rdma_mcm_cdev_unregister();
 	rdma_mcm_device_unregister();
+	rdma_mcm_netlink_exit();
 	rdma_mcm_ctx_exit();
 	rdma_mcm_member_exit();
+	rdma_mcm_counters_exit();
 	pr_debug("unloaded\n");
 }
 

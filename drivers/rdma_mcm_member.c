@@ -129,8 +129,8 @@ struct rdma_mcm_membership *rdma_mcm_member_find(struct rdma_mcm_ctx *ctx,
 }
 
 /* The membership with the lowest handle >= @start, or NULL; ctx->lock. */
-static struct rdma_mcm_membership *
-rdma_mcm_member_from(struct rdma_mcm_ctx *ctx, u32 start)
+struct rdma_mcm_membership *rdma_mcm_member_from(struct rdma_mcm_ctx *ctx,
+						 u32 start)
 {
 	struct rb_node *node = ctx->members.rb_node, *best = NULL;
 
@@ -217,7 +217,7 @@ void rdma_mcm_member_put(struct rdma_mcm_membership *mb)
  * A member on its way out (LEAVING, between its state change and its
  * erasure from the handle table) is no longer a member to callers.
  */
-static bool rdma_mcm_member_visible(const struct rdma_mcm_membership *mb)
+bool rdma_mcm_member_visible(const struct rdma_mcm_membership *mb)
 {
 	lockdep_assert_held(&mb->ctx->lock);
 	return mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED ||
@@ -272,12 +272,15 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 			  struct rdma_mcm_membership *mb, bool cm_leave)
 {
 	struct rdma_ah_attr *ah;
+	int from;
 
 	lockdep_assert_held(&ctx->mutex);
 
 	rdma_mcm_wait_stop(ctx, mb);
 	spin_lock_bh(&ctx->lock);
+	from = mb->state;
 	rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
+	rdma_mcm_observe_leave(mb, from);
 	rdma_mcm_unnotify(ctx, mb);
 	/*
 	 * The GID reference goes now, under the mutex, not with the last
@@ -452,6 +455,7 @@ int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
 	spin_lock_bh(&ctx->lock);
 	rdma_mcm_set_state(mb, RDMA_MCM_JOINING, 0);
 	mb->rejoin = true;
+	rdma_mcm_observe_rejoin(mb);
 	spin_unlock_bh(&ctx->lock);
 	slot = rdma_mcm_slot_get(ctx);
 	if (IS_ERR(slot))
@@ -461,6 +465,94 @@ int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
 		mb->slot = NULL;
 		rdma_mcm_slot_put(ctx, slot);
 	}
+	return ret;
+}
+
+/* rdma_mcm_join() but for the counting of its failures */
+static int __rdma_mcm_join(struct rdma_mcm_ctx *ctx,
+			   const struct sockaddr *group,
+			   enum rdma_mcm_join_type join_type, struct ib_qp *qp,
+			   void *context, u32 *handle)
+{
+	struct rdma_mcm_membership *mb;
+	struct rdma_mcm_slot *slot;
+	int ret;
+
+	might_sleep();
+	if (!handle || !rdma_mcm_join_state(join_type))
+		return -EINVAL;
+
+	mb = rdma_mcm_fail_alloc() ? NULL :
+	     kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL_ACCOUNT);
+	if (!mb)
+		return -ENOMEM;
+	atomic_inc(&rdma_mcm_live_members);
+	refcount_set(&mb->ref, 1);
+	mb->ctx = ctx;
+	mb->join_type = join_type;
+	mb->qp = qp;
+	mb->context = context;
+	mb->state = RDMA_MCM_JOINING;
+	mb->state_time_ns = ktime_get_boottime_ns();
+	mb->join_ns = mb->state_time_ns;
+	INIT_LIST_HEAD(&mb->notice.node);
+	INIT_LIST_HEAD(&mb->wait_node);
+
+	mutex_lock(&ctx->mutex);
+	if (ctx->closing) {
+		ret = -ESHUTDOWN;
+		goto err_unlock;
+	}
+	if (ctx->device_lost) {
+		ret = -ENODEV;
+		goto err_unlock;
+	}
+	if (!ctx->mcast) {
+		ret = -EOPNOTSUPP;	/* rdma_cm would say so with -ENOSYS */
+		goto err_unlock;
+	}
+	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
+				   ctx->src.sa.sa_family, &mb->group);
+	if (ret)
+		goto err_unlock;
+	if (rb_find_add(&mb->gnode, &ctx->groups, rdma_mcm_node_cmp)) {
+		ret = -EADDRINUSE;
+		goto err_unlock;
+	}
+	slot = rdma_mcm_slot_get(ctx);
+	if (IS_ERR(slot)) {
+		ret = PTR_ERR(slot);
+		goto err_unhash;
+	}
+	/* Published before the join: its event may come before we return. */
+	spin_lock_bh(&ctx->lock);
+	rdma_mcm_handle_add(ctx, mb);
+	rdma_mcm_observe_join(mb);
+	spin_unlock_bh(&ctx->lock);
+
+	ret = rdma_mcm_send_join(ctx, mb, slot);
+	if (ret) {
+		spin_lock_bh(&ctx->lock);
+		/* a failed join's queued event is dropped: unqueue, unpublish */
+		rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
+		rdma_mcm_unnotify(ctx, mb);
+		rb_erase(&mb->hnode, &ctx->members);
+		rdma_mcm_observe_join_refused(mb, ret);
+		spin_unlock_bh(&ctx->lock);
+		goto err_slot;
+	}
+	*handle = mb->handle;
+	mutex_unlock(&ctx->mutex);
+	return 0;
+
+err_slot:
+	mb->slot = NULL;
+	rdma_mcm_slot_put(ctx, slot);
+err_unhash:
+	rb_erase(&mb->gnode, &ctx->groups);
+err_unlock:
+	mutex_unlock(&ctx->mutex);
+	rdma_mcm_member_put(mb);
 	return ret;
 }
 
@@ -502,82 +594,12 @@ int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		  enum rdma_mcm_join_type join_type, struct ib_qp *qp,
 		  void *context, u32 *handle)
 {
-	struct rdma_mcm_membership *mb;
-	struct rdma_mcm_slot *slot;
-	int ret;
+	int ret = __rdma_mcm_join(ctx, group, join_type, qp, context, handle);
 
-	might_sleep();
-	if (!handle || !rdma_mcm_join_state(join_type))
-		return -EINVAL;
-
-	mb = rdma_mcm_fail_alloc() ? NULL :
-	     kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL_ACCOUNT);
-	if (!mb)
-		return -ENOMEM;
-	atomic_inc(&rdma_mcm_live_members);
-	refcount_set(&mb->ref, 1);
-	mb->ctx = ctx;
-	mb->join_type = join_type;
-	mb->qp = qp;
-	mb->context = context;
-	mb->state = RDMA_MCM_JOINING;
-	mb->state_time_ns = ktime_get_boottime_ns();
-	INIT_LIST_HEAD(&mb->notice.node);
-	INIT_LIST_HEAD(&mb->wait_node);
-
-	mutex_lock(&ctx->mutex);
-	if (ctx->closing) {
-		ret = -ESHUTDOWN;
-		goto err_unlock;
-	}
-	if (ctx->device_lost) {
-		ret = -ENODEV;
-		goto err_unlock;
-	}
-	if (!ctx->mcast) {
-		ret = -EOPNOTSUPP;	/* rdma_cm would say so with -ENOSYS */
-		goto err_unlock;
-	}
-	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
-				   ctx->src.sa.sa_family, &mb->group);
 	if (ret)
-		goto err_unlock;
-	if (rb_find_add(&mb->gnode, &ctx->groups, rdma_mcm_node_cmp)) {
-		ret = -EADDRINUSE;
-		goto err_unlock;
-	}
-	slot = rdma_mcm_slot_get(ctx);
-	if (IS_ERR(slot)) {
-		ret = PTR_ERR(slot);
-		goto err_unhash;
-	}
-	/* Published before the join: its event may come before we return. */
-	spin_lock_bh(&ctx->lock);
-	rdma_mcm_handle_add(ctx, mb);
-	spin_unlock_bh(&ctx->lock);
-
-	ret = rdma_mcm_send_join(ctx, mb, slot);
-	if (ret) {
-		spin_lock_bh(&ctx->lock);
-		/* a failed join's queued event is dropped: unqueue, unpublish */
-		rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
-		rdma_mcm_unnotify(ctx, mb);
-		rb_erase(&mb->hnode, &ctx->members);
-		spin_unlock_bh(&ctx->lock);
-		goto err_slot;
-	}
-	*handle = mb->handle;
-	mutex_unlock(&ctx->mutex);
-	return 0;
-
-err_slot:
-	mb->slot = NULL;
-	rdma_mcm_slot_put(ctx, slot);
-err_unhash:
-	rb_erase(&mb->gnode, &ctx->groups);
-err_unlock:
-	mutex_unlock(&ctx->mutex);
-	rdma_mcm_member_put(mb);
+		rdma_mcm_count_join_failed(ctx, ret);
+	else
+		rdma_mcm_count(ctx, RDMA_MCM_CNT_JOINS);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rdma_mcm_join);

@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitops.h>
 #include <linux/lockdep.h>
 #include <linux/sched.h>
 #include <rdma/ib_verbs.h>
@@ -54,8 +55,11 @@ void rdma_mcm_notify(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
 void rdma_mcm_unnotify(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb)
 {
 	lockdep_assert_held(&ctx->lock);
-	if (mb->pending)
+	if (mb->pending) {
 		list_del_init(&mb->notice.node);
+		rdma_mcm_count_n(ctx, RDMA_MCM_CNT_PURGED,
+				 hweight8(mb->pending));
+	}
 	mb->pending = 0;
 }
 
@@ -185,6 +189,7 @@ static void rdma_mcm_claim_now(struct rdma_mcm_ctx *ctx,
 	d->rejoined = mb->rejoin;
 	rdma_mcm_joined(mb);
 	rdma_mcm_join_info(mb, ah_attr, &d->info);
+	rdma_mcm_observe_deliver(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
 	ctx->delivering = true;
 	WRITE_ONCE(ctx->cb_member, mb);
 	ctx->cb_task = current;
@@ -476,6 +481,7 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 	}
 	if (!rdma_mcm_cb_enter(ctx, mb))
 		goto skip;
+	rdma_mcm_observe_deliver(ctx, mb, what);
 	status = what == RDMA_MCM_NOTIFY_REJOINING ? mb->last_status :
 						     mb->status;
 	if (what == RDMA_MCM_NOTIFY_JOINED) {
@@ -528,6 +534,9 @@ static void rdma_mcm_ctx_callback(struct rdma_mcm_ctx *ctx,
 		ctx->ops->device_removed : ctx->ops->device_added;
 
 	lockdep_assert_not_held(&ctx->mutex);
+	rdma_mcm_observe_deliver(ctx, NULL, notice == &ctx->removed_notice ?
+				 RDMA_MCM_NOTIFY_DEVICE_REMOVED :
+				 RDMA_MCM_NOTIFY_DEVICE_ADDED);
 	if (fn)
 		fn(ctx->priv);
 	rdma_mcm_cb_exit(ctx);

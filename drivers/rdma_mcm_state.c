@@ -101,9 +101,11 @@ bool rdma_mcm_transition_valid(enum rdma_mcm_state from, enum rdma_mcm_state to)
 bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
 			int status)
 {
+	enum rdma_mcm_state from = mb->state;
+
 	lockdep_assert_held(&mb->ctx->lock);
 
-	if (WARN_ON_ONCE(!rdma_mcm_transition_valid(mb->state, to)))
+	if (WARN_ON_ONCE(!rdma_mcm_transition_valid(from, to)))
 		return false;
 	mb->state = to;
 	mb->status = to == RDMA_MCM_ERROR || to == RDMA_MCM_WAITING ? status : 0;
@@ -112,5 +114,6 @@ bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
 	/* nobody sees a leaving or left membership, nor when it became so */
 	if (to != RDMA_MCM_LEAVING && to != RDMA_MCM_LEFT)
 		mb->state_time_ns = ktime_get_boottime_ns();
+	rdma_mcm_observe_state(mb, from, to, mb->status);
 	return true;
 }

@@ -196,3 +196,14 @@ int rdma_mcm_user_live(void)
 {
 	return atomic_read(&rdma_mcm_live_users);
 }
+
+/**
+ * rdma_mcm_user_limits() - the per-user limits, for the netlink family
+ * @contexts: set to max_user_contexts
+ * @memberships: set to max_user_memberships
+ */
+void rdma_mcm_user_limits(u32 *contexts, u32 *memberships)
+{
+	*contexts = READ_ONCE(max_user_contexts);
+	*memberships = READ_ONCE(max_user_memberships);
+}

@@ -145,8 +145,14 @@ struct rdma_mcm_join_info {
  * memberships that carry a QP (a leave detaches it), release the verbs
  * objects (under the lock ->device_removed() takes, which may have
  * released them already), then rdma_mcm_close().
+ *
+ * @owner: the ULP's module (THIS_MODULE): its name is the contexts' owner
+ *	in the host's membership table (rdma-mcm show, the netlink family);
+ *	"kernel" when NULL. No reference is taken: a ULP closes its contexts
+ *	before it unloads anyway.
  */
 struct rdma_mcm_ops {
+	struct module *owner;
 	void (*joined)(void *priv, const struct rdma_mcm_join_info *info);
 	void (*error)(void *priv, u32 handle, void *context, int status);
 	void (*device_removed)(void *priv);

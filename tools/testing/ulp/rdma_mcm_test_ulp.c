@@ -309,6 +309,7 @@ static void tulp_device_added(void *priv)
 }
 
 static const struct rdma_mcm_ops tulp_ops = {
+	.owner = THIS_MODULE,
 	.joined = tulp_joined,
 	.error = tulp_error,
 	.device_removed = tulp_device_removed,

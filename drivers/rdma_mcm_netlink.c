@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rdma_mcm: the generic netlink family "rdma_mcm" (the ABI is
+ * include/uapi/rdma/rdma_mcm_netlink.h, its description
+ * Documentation/netlink.rst).
+ *
+ * RDMA netlink's clients are a fixed table in ib_core, which a module out
+ * of the tree cannot extend; a generic netlink family is how such a module
+ * offers a documented ABI (ethtool, devlink, team and wireguard do so).
+ *
+ *   MEMBER_GET  dump of the memberships the caller may see
+ *               (rdma_mcm_dump.c walks them; the cursor is in cb->ctx)
+ *   CTX_GET     dump of the contexts, with their counters
+ *   STATS_GET   the module's counters, limits and usage, per device too
+ *   "events"    a multicast group: a message per join, joined, error,
+ *               wait, rejoin, leave, device lost or found
+ *
+ * Events are built and sent where they happen, in atomic context when a
+ * state changes under a context's spinlock (GFP_ATOMIC; nothing is built
+ * when nobody listens). A message that cannot be allocated, or that a
+ * listener's full socket refuses, counts in events_lost: the listener sees
+ * ENOBUFS from recv(), and STATS_GET tells how many went; never a silent
+ * drop.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cred.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <linux/user_namespace.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
+
+#include "rdma_mcm_cdev.h"
+
+enum rdma_mcm_nl_mcgrp {
+	RDMA_MCM_NL_MCGRP_EVENTS,
+};
+
+static const struct genl_multicast_group rdma_mcm_nl_mcgrps[] = {
+	[RDMA_MCM_NL_MCGRP_EVENTS] = {
+		.name = RDMA_MCM_GENL_MCGRP_EVENTS,
+		/* events name every owner of the namespace */
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
+};
+
+/* What a request may carry; any other attribute is refused (strict). */
+static const struct nla_policy rdma_mcm_nl_policy[RDMA_MCM_A_MAX + 1] = {
+	[RDMA_MCM_A_CTX_ID] = { .type = NLA_U32 },
+};
+
+static struct genl_family rdma_mcm_genl_family;
+
+/**
+ * struct rdma_mcm_nl_dump - a dump's state, in its netlink_callback
+ * @pos: where it resumes
+ * @filter: who asked (fixed when the dump starts)
+ */
+struct rdma_mcm_nl_dump {
+	struct rdma_mcm_dump_pos pos;
+	struct rdma_mcm_dump_filter filter;
+};
+
+/**
+ * struct rdma_mcm_nl_fill - one round of a dump
+ * @skb: the message being filled
+ * @cb: the dump
+ * @now_ns: CLOCK_BOOTTIME of the round (ages)
+ * @entries: entries put in @skb
+ */
+struct rdma_mcm_nl_fill {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	u64 now_ns;
+	unsigned int entries;
+};
+
+static struct rdma_mcm_nl_dump *rdma_mcm_nl_dump_of(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct rdma_mcm_nl_dump) > sizeof(cb->ctx));
+	return (struct rdma_mcm_nl_dump *)cb->ctx;
+}
+
+/* An address's bytes: 4 for IPv4, 16 for IPv6 and AF_IB */
+static int rdma_mcm_nl_put_addr(struct sk_buff *skb, int attr,
+				const union rdma_mcm_addr *a)
+{
+	switch (a->sa.sa_family) {
+	case AF_INET:
+		return nla_put_in_addr(skb, attr, a->in.sin_addr.s_addr);
+	case AF_INET6:
+		return nla_put_in6_addr(skb, attr, &a->in6.sin6_addr);
+	case AF_IB:
+		return nla_put(skb, attr, 16, &a->ib.sib_addr);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The owner of a context. Pids and uids are told as the reader sees them
+ * (@pid_ns, @user_ns): a pid outside the reader's namespace is left out,
+ * a uid without a mapping is the overflow uid.
+ */
+static int rdma_mcm_nl_put_owner(struct sk_buff *skb,
+				 const struct rdma_mcm_ctx *ctx,
+				 struct pid_namespace *pid_ns,
+				 struct user_namespace *user_ns)
+{
+	const struct rdma_mcm_owner *o = &ctx->owner;
+	pid_t pid;
+
+	if (nla_put_u32(skb, RDMA_MCM_A_CTX_ID, ctx->id) ||
+	    nla_put_u8(skb, RDMA_MCM_A_OWNER_KIND, o->kernel ?
+		       RDMA_MCM_OWNER_KERNEL : RDMA_MCM_OWNER_USER) ||
+	    nla_put_string(skb, RDMA_MCM_A_OWNER_NAME, o->name))
+		return -EMSGSIZE;
+	if (o->kernel)
+		return 0;
+	pid = pid_nr_ns(o->pid, pid_ns);
+	if ((pid && nla_put_u32(skb, RDMA_MCM_A_OWNER_PID, pid)) ||
+	    nla_put_u32(skb, RDMA_MCM_A_OWNER_UID,
+			from_kuid_munged(user_ns, o->uid)))
+		return -EMSGSIZE;
+	if (READ_ONCE(o->file_ctx) &&
+	    nla_put_u32(skb, RDMA_MCM_A_FILE_CTX, READ_ONCE(o->file_ctx)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Where a context is: namespace, device, port, netdev, family, source */
+static int rdma_mcm_nl_put_where(struct sk_buff *skb,
+				 const struct rdma_mcm_ctx_view *cv)
+{
+	const struct rdma_mcm_ctx *ctx = cv->ctx;
+
+	if (nla_put_u32(skb, RDMA_MCM_A_NETNS, ctx->net->ns.inum) ||
+	    nla_put_u16(skb, RDMA_MCM_A_FAMILY, ctx->src.sa.sa_family) ||
+	    rdma_mcm_nl_put_addr(skb, RDMA_MCM_A_SRC, &ctx->src))
+		return -EMSGSIZE;
+	if (cv->dev_name[0] &&
+	    (nla_put_string(skb, RDMA_MCM_A_DEV_NAME, cv->dev_name) ||
+	     nla_put_u32(skb, RDMA_MCM_A_PORT, cv->port)))
+		return -EMSGSIZE;
+	if (cv->netdev[0] &&
+	    nla_put_string(skb, RDMA_MCM_A_NETDEV, cv->netdev))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static u64 rdma_mcm_nl_ms(u64 now_ns, u64 then_ns)
+{
+	return now_ns > then_ns ? div_u64(now_ns - then_ns, NSEC_PER_MSEC) : 0;
+}
+
+/* One membership's attributes (a dump entry); its context's lock held */
+static int rdma_mcm_nl_put_member(struct sk_buff *skb,
+				  const struct rdma_mcm_membership *mb,
+				  u64 now_ns)
+{
+	if (nla_put_u32(skb, RDMA_MCM_A_HANDLE, mb->handle) ||
+	    rdma_mcm_nl_put_addr(skb, RDMA_MCM_A_GROUP, &mb->group) ||
+	    nla_put_u8(skb, RDMA_MCM_A_JOIN_TYPE, mb->join_type) ||
+	    nla_put_u8(skb, RDMA_MCM_A_STATE, mb->state) ||
+	    nla_put_s32(skb, RDMA_MCM_A_STATUS, mb->status) ||
+	    nla_put_s32(skb, RDMA_MCM_A_LAST_STATUS, mb->last_status) ||
+	    nla_put_u64_64bit(skb, RDMA_MCM_A_AGE_MS,
+			      rdma_mcm_nl_ms(now_ns, mb->join_ns),
+			      RDMA_MCM_A_PAD) ||
+	    nla_put_u64_64bit(skb, RDMA_MCM_A_STATE_AGE_MS,
+			      rdma_mcm_nl_ms(now_ns, mb->state_time_ns),
+			      RDMA_MCM_A_PAD) ||
+	    nla_put_u32(skb, RDMA_MCM_A_REJOINS, mb->rejoins) ||
+	    nla_put_u32(skb, RDMA_MCM_A_QUEUED, rdma_mcm_member_queued(mb)))
+		return -EMSGSIZE;
+	if (mb->qp_attached && nla_put_flag(skb, RDMA_MCM_A_QP_ATTACHED))
+		return -EMSGSIZE;
+	if (mb->have_join &&
+	    (nla_put(skb, RDMA_MCM_A_MGID, sizeof(mb->mgid), &mb->mgid) ||
+	     nla_put_u16(skb, RDMA_MCM_A_MLID, mb->mlid) ||
+	     nla_put_u32(skb, RDMA_MCM_A_QKEY, mb->qkey)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int rdma_mcm_nl_fill_member(void *arg,
+				   const struct rdma_mcm_ctx_view *cv,
+				   const struct rdma_mcm_membership *mb)
+{
+	struct rdma_mcm_nl_fill *fill = arg;
+	struct sk_buff *skb = fill->skb;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(fill->cb->skb).portid,
+			  fill->cb->nlh->nlmsg_seq, &rdma_mcm_genl_family,
+			  NLM_F_MULTI, RDMA_MCM_CMD_MEMBER_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (rdma_mcm_nl_put_owner(skb, cv->ctx, task_active_pid_ns(current),
+				  current_user_ns()) ||
+	    rdma_mcm_nl_put_where(skb, cv) ||
+	    rdma_mcm_nl_put_member(skb, mb, fill->now_ns)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	fill->entries++;
+	return 0;
+}
+
+/* An errno breakdown: only the errnos that happened */
+static int rdma_mcm_nl_put_breakdown(struct sk_buff *skb, int attr,
+				     const atomic64_t *slots)
+{
+	struct nlattr *nest, *entry;
+	u64 n;
+	int i;
+
+	nest = nla_nest_start(skb, attr);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < RDMA_MCM_ERRNO_SLOTS; i++) {
+		n = atomic64_read(&slots[i]);
+		if (!n)
+			continue;
+		entry = nla_nest_start(skb, RDMA_MCM_A_ERRNO_COUNT);
+		if (!entry ||
+		    nla_put_u32(skb, RDMA_MCM_A_ERRNO, rdma_mcm_slot_errno(i)) ||
+		    nla_put_u64_64bit(skb, RDMA_MCM_A_COUNT, n, RDMA_MCM_A_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, entry);
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* A set of counters: the counters' nest and both breakdowns */
+static int rdma_mcm_nl_put_counters(struct sk_buff *skb,
+				    const struct rdma_mcm_counters *c)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(skb, RDMA_MCM_A_COUNTERS);
+	if (!nest)
+		return -EMSGSIZE;
+	/* in the nest, type 0 (RDMA_MCM_CNT_UNSPEC) is the padding */
+	for (i = RDMA_MCM_CNT_UNSPEC + 1; i < __RDMA_MCM_CNT_MAX; i++)
+		if (nla_put_u64_64bit(skb, i, atomic64_read(&c->cnt[i]),
+				      RDMA_MCM_CNT_UNSPEC))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	if (rdma_mcm_nl_put_breakdown(skb, RDMA_MCM_A_JOIN_FAILURES,
+				      c->join_failed) ||
+	    rdma_mcm_nl_put_breakdown(skb, RDMA_MCM_A_ERRORS, c->errors))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int rdma_mcm_nl_fill_ctx(void *arg, const struct rdma_mcm_ctx_view *cv)
+{
+	struct rdma_mcm_nl_fill *fill = arg;
+	const struct rdma_mcm_ctx *ctx = cv->ctx;
+	struct sk_buff *skb = fill->skb;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(fill->cb->skb).portid,
+			  fill->cb->nlh->nlmsg_seq, &rdma_mcm_genl_family,
+			  NLM_F_MULTI, RDMA_MCM_CMD_CTX_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (rdma_mcm_nl_put_owner(skb, ctx, task_active_pid_ns(current),
+				  current_user_ns()) ||
+	    rdma_mcm_nl_put_where(skb, cv) ||
+	    nla_put_u32(skb, RDMA_MCM_A_CTX_FLAGS, ctx->flags) ||
+	    nla_put_u32(skb, RDMA_MCM_A_MEMBERS, cv->members) ||
+	    nla_put_u64_64bit(skb, RDMA_MCM_A_AGE_MS,
+			      rdma_mcm_nl_ms(fill->now_ns,
+					     ctx->owner.start_ns),
+			      RDMA_MCM_A_PAD) ||
+	    rdma_mcm_nl_put_counters(skb, &ctx->counters)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	fill->entries++;
+	return 0;
+}
+
+/* Who asks, and for what: fixed when the dump starts, in the asker's task */
+static int rdma_mcm_nl_dump_start(struct netlink_callback *cb)
+{
+	struct rdma_mcm_nl_dump *d = rdma_mcm_nl_dump_of(cb);
+	const struct nlattr *attr;
+
+	memset(d, 0, sizeof(*d));
+	d->filter.net = sock_net(cb->skb->sk);
+	d->filter.uid = current_euid();
+	d->filter.all = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
+	attr = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, RDMA_MCM_A_CTX_ID);
+	if (attr) {
+		d->filter.ctx_id = nla_get_u32(attr);
+		if (!d->filter.ctx_id) {
+			NL_SET_ERR_MSG_ATTR(cb->extack, attr,
+					    "context ids start at 1");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A round's end: what it put, or its error if it could put nothing (an
+ * entry larger than a whole message cannot happen: a membership's
+ * attributes take less than 400 bytes).
+ */
+static int rdma_mcm_nl_dump_end(struct rdma_mcm_nl_fill *fill, int ret)
+{
+	if (ret == -EMSGSIZE && fill->entries)
+		ret = 0;
+	return ret ?: fill->skb->len;
+}
+
+static int rdma_mcm_nl_member_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	struct rdma_mcm_nl_dump *d = rdma_mcm_nl_dump_of(cb);
+	struct rdma_mcm_nl_fill fill = {
+		.skb = skb,
+		.cb = cb,
+		.now_ns = ktime_get_boottime_ns(),
+	};
+
+	return rdma_mcm_nl_dump_end(&fill,
+		rdma_mcm_walk_members(&d->filter, &d->pos,
+				      rdma_mcm_nl_fill_member, &fill));
+}
+
+static int rdma_mcm_nl_ctx_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct rdma_mcm_nl_dump *d = rdma_mcm_nl_dump_of(cb);
+	struct rdma_mcm_nl_fill fill = {
+		.skb = skb,
+		.cb = cb,
+		.now_ns = ktime_get_boottime_ns(),
+	};
+
+	return rdma_mcm_nl_dump_end(&fill,
+		rdma_mcm_walk_contexts(&d->filter, &d->pos,
+				       rdma_mcm_nl_fill_ctx, &fill));
+}
+
+static int rdma_mcm_nl_put_u32_nest(struct sk_buff *skb, int attr,
+				    const u32 *vals, int n)
+{
+	struct nlattr *nest = nla_nest_start(skb, attr);
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 1; i < n; i++)
+		if (nla_put_u32(skb, i, vals[i]))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int rdma_mcm_nl_put_device(void *arg, const char *name,
+				  const struct rdma_mcm_counters *c)
+{
+	struct sk_buff *skb = arg;
+	struct nlattr *nest = nla_nest_start(skb, RDMA_MCM_A_DEVICE);
+
+	if (!nest || nla_put_string(skb, RDMA_MCM_A_DEV_NAME, name) ||
+	    rdma_mcm_nl_put_counters(skb, c))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int rdma_mcm_nl_stats_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 limits[__RDMA_MCM_LIMIT_MAX] = {}, usage[__RDMA_MCM_USAGE_MAX] = {};
+	struct rdma_mcm_live live;
+	struct sk_buff *msg;
+	void *hdr;
+
+	limits[RDMA_MCM_LIMIT_FILE_MEMBERSHIPS] =
+		READ_ONCE(rdma_mcm_max_memberships);
+	limits[RDMA_MCM_LIMIT_FILE_CONTEXTS] = READ_ONCE(rdma_mcm_max_contexts);
+	rdma_mcm_user_limits(&limits[RDMA_MCM_LIMIT_USER_CONTEXTS],
+			     &limits[RDMA_MCM_LIMIT_USER_MEMBERSHIPS]);
+	rdma_mcm_live_objects(&live);
+	usage[RDMA_MCM_USAGE_CONTEXTS] = live.contexts;
+	usage[RDMA_MCM_USAGE_MEMBERSHIPS] = live.members;
+	usage[RDMA_MCM_USAGE_CM_IDS] = live.slots;
+	usage[RDMA_MCM_USAGE_FILES] = live.files;
+	usage[RDMA_MCM_USAGE_USERS] = live.users;
+
+	/* up to 64 devices' counters: more than a page */
+	msg = genlmsg_new(4 * NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &rdma_mcm_genl_family, 0,
+				RDMA_MCM_CMD_STATS_GET);
+	if (!hdr)
+		goto err;
+	if (rdma_mcm_nl_put_counters(msg, &rdma_mcm_global_counters) ||
+	    rdma_mcm_nl_put_u32_nest(msg, RDMA_MCM_A_LIMITS, limits,
+				     __RDMA_MCM_LIMIT_MAX) ||
+	    rdma_mcm_nl_put_u32_nest(msg, RDMA_MCM_A_USAGE, usage,
+				     __RDMA_MCM_USAGE_MAX) ||
+	    nla_put_u64_64bit(msg, RDMA_MCM_A_EVENTS_LOST,
+			      atomic64_read(&rdma_mcm_events_lost),
+			      RDMA_MCM_A_PAD) ||
+	    rdma_mcm_dev_counters_walk(rdma_mcm_nl_put_device, msg))
+		goto err;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static const struct genl_ops rdma_mcm_nl_ops[] = {
+	{
+		.cmd = RDMA_MCM_CMD_MEMBER_GET,
+		.start = rdma_mcm_nl_dump_start,
+		.dumpit = rdma_mcm_nl_member_dumpit,
+	},
+	{
+		.cmd = RDMA_MCM_CMD_CTX_GET,
+		.start = rdma_mcm_nl_dump_start,
+		.dumpit = rdma_mcm_nl_ctx_dumpit,
+	},
+	{
+		.cmd = RDMA_MCM_CMD_STATS_GET,
+		.doit = rdma_mcm_nl_stats_doit,
+	},
+};
+
+static struct genl_family rdma_mcm_genl_family __ro_after_init = {
+	.name = RDMA_MCM_GENL_NAME,
+	.version = RDMA_MCM_GENL_VERSION,
+	.maxattr = RDMA_MCM_A_MAX,
+	.policy = rdma_mcm_nl_policy,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = rdma_mcm_nl_ops,
+	.n_ops = ARRAY_SIZE(rdma_mcm_nl_ops),
+	/* every command validates strictly */
+	.resv_start_op = RDMA_MCM_CMD_EVENT + 1,
+	.mcgrps = rdma_mcm_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(rdma_mcm_nl_mcgrps),
+};
+
+/* Send an event built by @put, if anyone listens in @net. */
+static void rdma_mcm_nl_send(struct net *net, enum rdma_mcm_nl_event ev,
+			     int (*put)(struct sk_buff *skb, const void *arg),
+			     const void *arg)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	if (!genl_has_listeners(&rdma_mcm_genl_family, net,
+				RDMA_MCM_NL_MCGRP_EVENTS))
+		return;
+	skb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	if (!skb)
+		goto lost;
+	hdr = genlmsg_put(skb, 0, 0, &rdma_mcm_genl_family, 0,
+			  RDMA_MCM_CMD_EVENT);
+	if (!hdr || nla_put_u8(skb, RDMA_MCM_A_EVENT, ev) ||
+	    nla_put_u64_64bit(skb, RDMA_MCM_A_TIME_NS,
+			      ktime_get_boottime_ns(), RDMA_MCM_A_PAD) ||
+	    put(skb, arg)) {
+		WARN_ON_ONCE(1);	/* the message is far from full */
+		nlmsg_free(skb);
+		goto lost;
+	}
+	genlmsg_end(skb, hdr);
+	ret = genlmsg_multicast_netns(&rdma_mcm_genl_family, net, skb, 0,
+				      RDMA_MCM_NL_MCGRP_EVENTS, GFP_ATOMIC);
+	if (!ret || ret == -ESRCH)	/* sent, or the listener went */
+		return;
+lost:
+	atomic64_inc(&rdma_mcm_events_lost);
+}
+
+/*
+ * An event's owner: the listener may be in any pid namespace, so pids
+ * are the initial namespace's; uids are the context's network
+ * namespace's user namespace's.
+ */
+static int rdma_mcm_nl_put_ev_owner(struct sk_buff *skb,
+				    const struct rdma_mcm_ctx *ctx)
+{
+	return rdma_mcm_nl_put_owner(skb, ctx, &init_pid_ns,
+				     ctx->net->user_ns);
+}
+
+struct rdma_mcm_nl_member_ev {
+	const struct rdma_mcm_membership *mb;
+	int status;
+	int state;
+};
+
+static int rdma_mcm_nl_put_member_ev(struct sk_buff *skb, const void *arg)
+{
+	const struct rdma_mcm_nl_member_ev *e = arg;
+	const struct rdma_mcm_membership *mb = e->mb;
+
+	if (rdma_mcm_nl_put_ev_owner(skb, mb->ctx) ||
+	    nla_put_u32(skb, RDMA_MCM_A_HANDLE, mb->handle) ||
+	    nla_put_u16(skb, RDMA_MCM_A_FAMILY, mb->group.sa.sa_family) ||
+	    rdma_mcm_nl_put_addr(skb, RDMA_MCM_A_GROUP, &mb->group) ||
+	    nla_put_u8(skb, RDMA_MCM_A_JOIN_TYPE, mb->join_type) ||
+	    nla_put_u8(skb, RDMA_MCM_A_STATE, e->state) ||
+	    nla_put_s32(skb, RDMA_MCM_A_STATUS, e->status))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * rdma_mcm_nl_member_event() - tell the "events" group of a membership
+ * @mb: the membership
+ * @ev: what happened
+ * @status: its errno, or 0
+ * @state: its state (for a leave, the state it was left in)
+ *
+ * Context: any; does not sleep. Under the context's spinlock for state
+ * changes, which orders one context's events.
+ */
+void rdma_mcm_nl_member_event(struct rdma_mcm_membership *mb,
+			      enum rdma_mcm_nl_event ev, int status, int state)
+{
+	struct rdma_mcm_nl_member_ev e = {
+		.mb = mb,
+		.status = status,
+		.state = state,
+	};
+
+	rdma_mcm_nl_send(mb->ctx->net, ev, rdma_mcm_nl_put_member_ev, &e);
+}
+
+struct rdma_mcm_nl_ctx_ev {
+	const struct rdma_mcm_ctx *ctx;
+	const char *dev_name;
+};
+
+static int rdma_mcm_nl_put_ctx_ev(struct sk_buff *skb, const void *arg)
+{
+	const struct rdma_mcm_nl_ctx_ev *e = arg;
+
+	if (rdma_mcm_nl_put_ev_owner(skb, e->ctx) ||
+	    nla_put_u16(skb, RDMA_MCM_A_FAMILY, e->ctx->src.sa.sa_family) ||
+	    nla_put_s32(skb, RDMA_MCM_A_STATUS, 0))
+		return -EMSGSIZE;
+	if (e->dev_name && e->dev_name[0] &&
+	    nla_put_string(skb, RDMA_MCM_A_DEV_NAME, e->dev_name))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * rdma_mcm_nl_ctx_event() - tell the "events" group of a context
+ * @ctx: the context
+ * @ev: %RDMA_MCM_NL_EV_DEVICE_LOST or %RDMA_MCM_NL_EV_DEVICE_ADDED
+ * @dev_name: the device's name
+ *
+ * Context: any; does not sleep.
+ */
+void rdma_mcm_nl_ctx_event(struct rdma_mcm_ctx *ctx,
+			   enum rdma_mcm_nl_event ev, const char *dev_name)
+{
+	struct rdma_mcm_nl_ctx_ev e = { .ctx = ctx, .dev_name = dev_name };
+
+	rdma_mcm_nl_send(ctx->net, ev, rdma_mcm_nl_put_ctx_ev, &e);
+}
+
+int rdma_mcm_netlink_init(void)
+{
+	/* the netlink states are the kernel API's */
+	static_assert((int)RDMA_MCM_JOINING == RDMA_MCM_NL_JOINING);
+	static_assert((int)RDMA_MCM_JOINED == RDMA_MCM_NL_JOINED);
+	static_assert((int)RDMA_MCM_ERROR == RDMA_MCM_NL_ERROR);
+	static_assert((int)RDMA_MCM_WAITING == RDMA_MCM_NL_WAITING);
+	static_assert(RDMA_MCM_FULLMEMBER == RDMA_MCM_JOIN_FULLMEMBER);
+	static_assert(RDMA_MCM_SENDONLY_FULLMEMBER ==
+		      RDMA_MCM_JOIN_SENDONLY_FULLMEMBER);
+	return genl_register_family(&rdma_mcm_genl_family);
+}
+
+void rdma_mcm_netlink_exit(void)
+{
+	genl_unregister_family(&rdma_mcm_genl_family);
+}

@@ -16,6 +16,10 @@
  *		   latency    N times: join one group, wait for its joined
  *			      event, leave; the join-to-event time of each
  *			      (shim and ucma only)
+ *		   dump       join all, wait for the events, then dump the
+ *			      host's memberships through netlink
+ *			      (rdma_mcm_nl_dump_members()) DUMP_ROUNDS
+ *			      times (shim and batch only)
  *	TYPE       sendonly | full
  *
  * Prints one line: "RESULT contender workload type N phase1_us phase2_us"
@@ -23,7 +27,8 @@
  * "RESULT ... timeout" when the MCM_BENCH_BUDGET seconds (default 120)
  * run out, which is a result too: the contender could not reach N.
  * The latency workload prints "LATENCY contender type N median_us p99_us
- * min_us max_us" instead.
+ * min_us max_us" instead, the dump workload "DUMP contender type N
+ * entries median_us min_us max_us" (entries: what the last dump saw).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -94,6 +99,45 @@ static void report(double a, double b)
 
 	snprintf(buf, sizeof(buf), "%.0f %.0f", a, b);
 	result(buf);
+}
+
+#define DUMP_ROUNDS	5
+
+static int count_member(const struct rdma_mcm_nl_member *m, void *arg)
+{
+	(void)m;
+	++*(unsigned long *)arg;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b);
+
+/* In the dump workload, time DUMP_ROUNDS dumps of every membership. */
+static void dump_rounds(void)
+{
+	double t[DUMP_ROUNDS], t0;
+	unsigned long entries = 0;
+	struct rdma_mcm_nl *nl;
+	int r;
+
+	if (strcmp(g_workload, "dump"))
+		return;
+	nl = rdma_mcm_nl_open();
+	if (!nl)
+		fail("rdma_mcm_nl_open");
+	for (r = 0; r < DUMP_ROUNDS; r++) {
+		entries = 0;
+		t0 = now_us();
+		if (rdma_mcm_nl_dump_members(nl, 0, count_member, &entries))
+			fail("rdma_mcm_nl_dump_members");
+		t[r] = now_us() - t0;
+	}
+	rdma_mcm_nl_close(nl);
+	qsort(t, DUMP_ROUNDS, sizeof(t[0]), cmp_double);
+	printf("DUMP %s %s %u %lu %.0f %.0f %.0f\n", g_contender, g_type, g_n,
+	       entries, t[DUMP_ROUNDS / 2], t[0], t[DUMP_ROUNDS - 1]);
+	fflush(stdout);
+	exit(0);
 }
 
 /* In the hold workload, keep every membership until SIGTERM. */
@@ -201,6 +245,7 @@ static void shim_run(int flags, int batch)
 	if (strcmp(g_workload, "cancel"))
 		shim_wait_joined(ch, g_n);
 	hold();
+	dump_rounds();
 	t1 = now_us();
 	for (i = 0; i < g_n; i++)
 		le[i].handle = je[i].handle;
@@ -387,7 +432,7 @@ int main(int argc, char **argv)
 
 	if (argc != 5) {
 		fprintf(stderr,
-			"usage: %s shim|batch|ucma|noop joinleave|cancel|hold|latency N sendonly|full\n",
+			"usage: %s shim|batch|ucma|noop joinleave|cancel|hold|latency|dump N sendonly|full\n",
 			argv[0]);
 		return 2;
 	}

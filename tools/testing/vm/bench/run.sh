@@ -9,7 +9,7 @@
 # the join-to-JOINED latency of single joins (LATENCY lines); rdma_mcm's
 # kernel time against rdma_cm's inside it (TIMING lines); then kernel
 # memory per membership at N = 10k. Prints RESULT, LATENCY, TIMING and MEM
-# lines.
+# lines. (The netlink dump has its own script, dump.sh.)
 
 REPS=${REPS:-3}
 REPS_SMALL=${REPS_SMALL:-7}

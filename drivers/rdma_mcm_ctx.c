@@ -240,6 +240,9 @@ void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx)
 static void rdma_mcm_owner_init(struct rdma_mcm_owner *owner,
 				const struct rdma_mcm_ops *ops, bool user)
 {
+	static_assert(RDMA_MCM_OWNER_NAME_LEN >= MODULE_NAME_LEN);
+	static_assert(RDMA_MCM_OWNER_NAME_LEN >= TASK_COMM_LEN);
+
 	owner->start_ns = ktime_get_boottime_ns();
 	owner->kernel = !user;
 	if (!user) {
@@ -249,7 +252,7 @@ static void rdma_mcm_owner_init(struct rdma_mcm_owner *owner,
 	}
 	owner->pid = get_task_pid(current, PIDTYPE_TGID);
 	owner->uid = current_euid();
-	get_task_comm(owner->name, current);
+	strscpy(owner->name, current->comm, sizeof(owner->name));
 }
 
 /**

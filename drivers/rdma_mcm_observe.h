@@ -48,6 +48,9 @@ struct rdma_mcm_counters {
 	atomic64_t errors[RDMA_MCM_ERRNO_SLOTS];
 };
 
+/* Room for a command name or a module name (MODULE_NAME_LEN) */
+#define RDMA_MCM_OWNER_NAME_LEN	56
+
 /**
  * struct rdma_mcm_owner - who opened a context
  * @pid: the process that created it (/dev/rdma_mcm), a reference held;
@@ -61,7 +64,7 @@ struct rdma_mcm_counters {
 struct rdma_mcm_owner {
 	struct pid *pid;
 	kuid_t uid;
-	char name[TASK_COMM_LEN];
+	char name[RDMA_MCM_OWNER_NAME_LEN];
 	u32 file_ctx;
 	bool kernel;
 	u64 start_ns;

@@ -761,6 +761,11 @@ static void event_json(struct cli *cli, const struct rdma_mcm_nl_notice *ev)
 		addr_text(&m->group, a, sizeof(a));
 		rec_str(&r, "group", a);
 	}
+	if (HAS(m, JOIN_TYPE))
+		rec_str(&r, "type", join_type_name(m->join_type));
+	/* of a leave: the state it was left in (joining: a cancel) */
+	if (HAS(m, STATE))
+		rec_str(&r, "state", rdma_mcm_state_str(m->state));
 	if (HAS(m, DEV_NAME))
 		rec_str(&r, "dev", m->dev_name);
 	rec_status(&r, "status", "errno", m->status);
@@ -782,6 +787,8 @@ static void event_text(const struct rdma_mcm_nl_notice *ev)
 		addr_text(&m->group, a, sizeof(a));
 		printf(" group %s", a);
 	}
+	if (HAS(m, STATE))
+		printf(" state %s", rdma_mcm_state_str(m->state));
 	if (HAS(m, DEV_NAME))
 		printf(" dev %s", m->dev_name);
 	if (m->status) {

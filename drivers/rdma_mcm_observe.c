@@ -51,8 +51,7 @@ void rdma_mcm_observe_join(struct rdma_mcm_membership *mb)
 
 	if (trace_mcm_join_enabled()) {
 		rdma_mcm_group_bytes(mb, group);
-		trace_mcm_join(mb->ctx->id, mb->handle, group, mb->join_type,
-			       false);
+		trace_mcm_join(mb->ctx->id, mb->handle, group, mb->join_type);
 	}
 	rdma_mcm_nl_member_event(mb, RDMA_MCM_NL_EV_JOIN, 0,
 				 mb->state);

@@ -34,23 +34,19 @@
 			 { 16, "device_added" })
 
 TRACE_EVENT(mcm_join,
-	    TP_PROTO(u32 ctx_id, u32 handle, const u8 *group, u8 join_type,
-		     bool rejoin),
-	    TP_ARGS(ctx_id, handle, group, join_type, rejoin),
+	    TP_PROTO(u32 ctx_id, u32 handle, const u8 *group, u8 join_type),
+	    TP_ARGS(ctx_id, handle, group, join_type),
 	    TP_STRUCT__entry(__field(u32, ctx_id)
 			     __field(u32, handle)
 			     __array(u8, group, 16)
-			     __field(u8, join_type)
-			     __field(bool, rejoin)),
+			     __field(u8, join_type)),
 	    TP_fast_assign(__entry->ctx_id = ctx_id;
 			   __entry->handle = handle;
 			   memcpy(__entry->group, group, 16);
-			   __entry->join_type = join_type;
-			   __entry->rejoin = rejoin;),
-	    TP_printk("ctx=%u handle=%u group=%pI6c type=%s%s",
+			   __entry->join_type = join_type;),
+	    TP_printk("ctx=%u handle=%u group=%pI6c type=%s",
 		      __entry->ctx_id, __entry->handle, __entry->group,
-		      __entry->join_type ? "sendonly" : "full",
-		      __entry->rejoin ? " rejoin" : "")
+		      __entry->join_type ? "sendonly" : "full")
 );
 
 TRACE_EVENT(mcm_state,

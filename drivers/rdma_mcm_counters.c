@@ -204,7 +204,7 @@ struct rdma_mcm_counters *rdma_mcm_dev_counters(const char *name)
 		goto out;
 	strscpy(d->name, name, sizeof(d->name));
 	list_add_tail(&d->node, &rdma_mcm_dev_counters_list);
-	rdma_mcm_nr_dev_counters++;
+	WRITE_ONCE(rdma_mcm_nr_dev_counters, rdma_mcm_nr_dev_counters + 1);
 out:
 	mutex_unlock(&rdma_mcm_dev_counters_lock);
 	return d ? &d->c : NULL;
@@ -235,6 +235,16 @@ int rdma_mcm_dev_counters_walk(int (*fn)(void *arg, const char *name,
 	}
 	mutex_unlock(&rdma_mcm_dev_counters_lock);
 	return ret;
+}
+
+/**
+ * rdma_mcm_dev_counters_nr() - how many devices have counters
+ *
+ * Return: their number, at most 64.
+ */
+unsigned int rdma_mcm_dev_counters_nr(void)
+{
+	return READ_ONCE(rdma_mcm_nr_dev_counters);
 }
 
 void rdma_mcm_counters_exit(void)

@@ -186,7 +186,6 @@ int rdma_mcm_walk_contexts(const struct rdma_mcm_dump_filter *f,
 				       const struct rdma_mcm_ctx_view *cv),
 			   void *arg)
 {
-	struct rdma_mcm_membership *mb;
 	struct rdma_mcm_ctx_view cv;
 	struct rdma_mcm_ctx *ctx;
 	int ret;
@@ -196,10 +195,9 @@ int rdma_mcm_walk_contexts(const struct rdma_mcm_dump_filter *f,
 		ctx = rdma_mcm_walk_next(f, pos, &cv);
 		if (!ctx)
 			break;
+		/* a leaving one leaves the tree in the lock it becomes so */
 		spin_lock_bh(&ctx->lock);
-		for (mb = rdma_mcm_member_first(ctx); mb;
-		     mb = rdma_mcm_member_next(mb))
-			cv.members += rdma_mcm_member_visible(mb);
+		cv.members = ctx->nr_members;
 		spin_unlock_bh(&ctx->lock);
 		ret = fill(arg, &cv);
 		rdma_mcm_ctx_put(ctx);

@@ -29,6 +29,15 @@
  *                       (the handle tree). Taken with softirqs off (query
  *                       and list may be called from softirq context) by
  *                       the event handler.
+ *   rdma_mcm_dev_counters_lock  (rdma_mcm_counters.c) a mutex: the list of
+ *                       devices' counters, taken when a device is added
+ *                       and by STATS_GET, under none of the above
+ * The observation hooks (rdma_mcm_observe.c) run where a change happens,
+ * state changes under ctx->lock: they count, trace and send the netlink
+ * event there (GFP_ATOMIC, a socket's queue, no callback), which keeps a
+ * context's events in order; so ctx->lock is never taken in hard
+ * interrupt context. The netlink dump reads a /dev/rdma_mcm membership's
+ * queued events under ctx->lock without the file's ev_lock (a snapshot).
  * ULP callbacks run from ctx->work with none of them held; in a context
  * opened with RDMA_MCM_OPEN_DIRECT, a JOINED may also be delivered from
  * rdma_cm's handler (rdma_mcm_notify.c), still one callback at a time, and
@@ -296,6 +305,7 @@ struct rdma_mcm_membership {
  *	to allocate, so all of it is charged with the memberships (an
  *	rhashtable's bucket tables come from lib/rhashtable, uncharged)
  * @next_handle: the next handle to try (handles are cyclic, never 0)
+ * @nr_members: memberships in @members (under @lock)
  * @slots: every slot
  * @free_slots: slots with room for another membership
  * @nr_slots: length of @slots
@@ -352,6 +362,7 @@ struct rdma_mcm_ctx {
 	struct rb_root members;
 	struct rb_root groups;
 	u32 next_handle;
+	u32 nr_members;
 	struct list_head slots;
 	struct list_head free_slots;
 	unsigned int nr_slots;

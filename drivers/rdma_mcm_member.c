@@ -161,6 +161,16 @@ static void rdma_mcm_handle_add(struct rdma_mcm_ctx *ctx,
 	} while (!mb->handle ||
 		 rb_find_add(&mb->hnode, &ctx->members,
 			     rdma_mcm_handle_node_cmp));
+	ctx->nr_members++;
+}
+
+/* Unpublish @mb: no lookup finds it any more; ctx->lock held */
+static void rdma_mcm_handle_del(struct rdma_mcm_ctx *ctx,
+				struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&ctx->lock);
+	rb_erase(&mb->hnode, &ctx->members);
+	ctx->nr_members--;
 }
 
 /**
@@ -292,7 +302,7 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 	ah = mb->ah;
 	mb->ah = NULL;
 	/* no event, query or list finds it from now on */
-	rb_erase(&mb->hnode, &ctx->members);
+	rdma_mcm_handle_del(ctx, mb);
 	spin_unlock_bh(&ctx->lock);
 	rdma_mcm_ah_free(ah);
 	rb_erase(&mb->gnode, &ctx->groups);
@@ -536,7 +546,7 @@ static int __rdma_mcm_join(struct rdma_mcm_ctx *ctx,
 		/* a failed join's queued event is dropped: unqueue, unpublish */
 		rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
 		rdma_mcm_unnotify(ctx, mb);
-		rb_erase(&mb->hnode, &ctx->members);
+		rdma_mcm_handle_del(ctx, mb);
 		rdma_mcm_observe_join_refused(mb, ret);
 		spin_unlock_bh(&ctx->lock);
 		goto err_slot;

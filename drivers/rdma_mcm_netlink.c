@@ -48,9 +48,12 @@ static const struct genl_multicast_group rdma_mcm_nl_mcgrps[] = {
 	},
 };
 
-/* What a request may carry; any other attribute is refused (strict). */
-static const struct nla_policy rdma_mcm_nl_policy[RDMA_MCM_A_MAX + 1] = {
-	[RDMA_MCM_A_CTX_ID] = { .type = NLA_U32 },
+/*
+ * What a dump request may carry; any other attribute is refused (strict),
+ * as is any attribute of STATS_GET (no policy).
+ */
+static const struct nla_policy rdma_mcm_nl_dump_policy[RDMA_MCM_A_CTX_ID + 1] = {
+	[RDMA_MCM_A_CTX_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static struct genl_family rdma_mcm_genl_family;
@@ -59,22 +62,29 @@ static struct genl_family rdma_mcm_genl_family;
  * struct rdma_mcm_nl_dump - a dump's state, in its netlink_callback
  * @pos: where it resumes
  * @filter: who asked (fixed when the dump starts)
+ * @pid_ns: the asker's pid namespace, in which pids are told (a
+ *	reference is held until the dump is done)
  */
 struct rdma_mcm_nl_dump {
 	struct rdma_mcm_dump_pos pos;
 	struct rdma_mcm_dump_filter filter;
+	struct pid_namespace *pid_ns;
 };
 
 /**
  * struct rdma_mcm_nl_fill - one round of a dump
  * @skb: the message being filled
  * @cb: the dump
+ * @pid_ns: the asker's pid namespace
+ * @user_ns: the asker's socket's user namespace, in which uids are told
  * @now_ns: CLOCK_BOOTTIME of the round (ages)
  * @entries: entries put in @skb
  */
 struct rdma_mcm_nl_fill {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
+	struct pid_namespace *pid_ns;
+	struct user_namespace *user_ns;
 	u64 now_ns;
 	unsigned int entries;
 };
@@ -103,8 +113,9 @@ static int rdma_mcm_nl_put_addr(struct sk_buff *skb, int attr,
 
 /*
  * The owner of a context. Pids and uids are told as the reader sees them
- * (@pid_ns, @user_ns): a pid outside the reader's namespace is left out,
- * a uid without a mapping is the overflow uid.
+ * (@pid_ns, @user_ns): a pid outside the reader's namespace (or with no
+ * @pid_ns) is left out, as is the pid of a process that is gone; a uid
+ * without a mapping is the overflow uid.
  */
 static int rdma_mcm_nl_put_owner(struct sk_buff *skb,
 				 const struct rdma_mcm_ctx *ctx,
@@ -121,7 +132,9 @@ static int rdma_mcm_nl_put_owner(struct sk_buff *skb,
 		return -EMSGSIZE;
 	if (o->kernel)
 		return 0;
-	pid = pid_nr_ns(o->pid, pid_ns);
+	/* none once the process is gone: its number may be another's now */
+	pid = pid_ns && pid_has_task(o->pid, PIDTYPE_TGID) ?
+	      pid_nr_ns(o->pid, pid_ns) : 0;
 	if ((pid && nla_put_u32(skb, RDMA_MCM_A_OWNER_PID, pid)) ||
 	    nla_put_u32(skb, RDMA_MCM_A_OWNER_UID,
 			from_kuid_munged(user_ns, o->uid)))
@@ -200,8 +213,7 @@ static int rdma_mcm_nl_fill_member(void *arg,
 			  NLM_F_MULTI, RDMA_MCM_CMD_MEMBER_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (rdma_mcm_nl_put_owner(skb, cv->ctx, task_active_pid_ns(current),
-				  current_user_ns()) ||
+	if (rdma_mcm_nl_put_owner(skb, cv->ctx, fill->pid_ns, fill->user_ns) ||
 	    rdma_mcm_nl_put_where(skb, cv) ||
 	    rdma_mcm_nl_put_member(skb, mb, fill->now_ns)) {
 		genlmsg_cancel(skb, hdr);
@@ -273,8 +285,7 @@ static int rdma_mcm_nl_fill_ctx(void *arg, const struct rdma_mcm_ctx_view *cv)
 			  NLM_F_MULTI, RDMA_MCM_CMD_CTX_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (rdma_mcm_nl_put_owner(skb, ctx, task_active_pid_ns(current),
-				  current_user_ns()) ||
+	if (rdma_mcm_nl_put_owner(skb, ctx, fill->pid_ns, fill->user_ns) ||
 	    rdma_mcm_nl_put_where(skb, cv) ||
 	    nla_put_u32(skb, RDMA_MCM_A_CTX_FLAGS, ctx->flags) ||
 	    nla_put_u32(skb, RDMA_MCM_A_MEMBERS, cv->members) ||
@@ -291,7 +302,10 @@ static int rdma_mcm_nl_fill_ctx(void *arg, const struct rdma_mcm_ctx_view *cv)
 	return 0;
 }
 
-/* Who asks, and for what: fixed when the dump starts, in the asker's task */
+/*
+ * Who asks, and for what: fixed when the dump starts, in the asker's task
+ * (the policy validated the request already: a context id is not 0).
+ */
 static int rdma_mcm_nl_dump_start(struct netlink_callback *cb)
 {
 	struct rdma_mcm_nl_dump *d = rdma_mcm_nl_dump_of(cb);
@@ -302,15 +316,31 @@ static int rdma_mcm_nl_dump_start(struct netlink_callback *cb)
 	d->filter.uid = current_euid();
 	d->filter.all = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
 	attr = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, RDMA_MCM_A_CTX_ID);
-	if (attr) {
+	if (attr)
 		d->filter.ctx_id = nla_get_u32(attr);
-		if (!d->filter.ctx_id) {
-			NL_SET_ERR_MSG_ATTR(cb->extack, attr,
-					    "context ids start at 1");
-			return -EINVAL;
-		}
-	}
+	d->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	return 0;
+}
+
+static int rdma_mcm_nl_dump_done(struct netlink_callback *cb)
+{
+	struct rdma_mcm_nl_dump *d = rdma_mcm_nl_dump_of(cb);
+
+	if (d->pid_ns)
+		put_pid_ns(d->pid_ns);
+	return 0;
+}
+
+static void rdma_mcm_nl_fill_init(struct rdma_mcm_nl_fill *fill,
+				  struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	fill->skb = skb;
+	fill->cb = cb;
+	fill->pid_ns = rdma_mcm_nl_dump_of(cb)->pid_ns;
+	fill->user_ns = sk_user_ns(NETLINK_CB(cb->skb).sk);
+	fill->now_ns = ktime_get_boottime_ns();
+	fill->entries = 0;
 }
 
 /*
@@ -329,12 +359,9 @@ static int rdma_mcm_nl_member_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
 	struct rdma_mcm_nl_dump *d = rdma_mcm_nl_dump_of(cb);
-	struct rdma_mcm_nl_fill fill = {
-		.skb = skb,
-		.cb = cb,
-		.now_ns = ktime_get_boottime_ns(),
-	};
+	struct rdma_mcm_nl_fill fill;
 
+	rdma_mcm_nl_fill_init(&fill, skb, cb);
 	return rdma_mcm_nl_dump_end(&fill,
 		rdma_mcm_walk_members(&d->filter, &d->pos,
 				      rdma_mcm_nl_fill_member, &fill));
@@ -344,12 +371,9 @@ static int rdma_mcm_nl_ctx_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
 	struct rdma_mcm_nl_dump *d = rdma_mcm_nl_dump_of(cb);
-	struct rdma_mcm_nl_fill fill = {
-		.skb = skb,
-		.cb = cb,
-		.now_ns = ktime_get_boottime_ns(),
-	};
+	struct rdma_mcm_nl_fill fill;
 
+	rdma_mcm_nl_fill_init(&fill, skb, cb);
 	return rdma_mcm_nl_dump_end(&fill,
 		rdma_mcm_walk_contexts(&d->filter, &d->pos,
 				       rdma_mcm_nl_fill_ctx, &fill));
@@ -383,6 +407,30 @@ static int rdma_mcm_nl_put_device(void *arg, const char *name,
 	return 0;
 }
 
+/* A set of counters, its breakdowns full (the most it can take) */
+static size_t rdma_mcm_nl_counters_size(void)
+{
+	size_t bd = nla_total_size(0) + RDMA_MCM_ERRNO_SLOTS *
+		    (nla_total_size(0) + nla_total_size(sizeof(u32)) +
+		     nla_total_size_64bit(sizeof(u64)));
+
+	return nla_total_size(0) +
+	       (__RDMA_MCM_CNT_MAX - 1) * nla_total_size_64bit(sizeof(u64)) +
+	       2 * bd;
+}
+
+/* STATS_GET's reply, with room for @devices devices */
+static size_t rdma_mcm_nl_stats_size(unsigned int devices)
+{
+	return rdma_mcm_nl_counters_size() +
+	       nla_total_size(0) + __RDMA_MCM_LIMIT_MAX * nla_total_size(4) +
+	       nla_total_size(0) + __RDMA_MCM_USAGE_MAX * nla_total_size(4) +
+	       nla_total_size_64bit(sizeof(u64)) +
+	       devices * (nla_total_size(0) +
+			  nla_total_size(IB_DEVICE_NAME_MAX) +
+			  rdma_mcm_nl_counters_size());
+}
+
 static int rdma_mcm_nl_stats_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	u32 limits[__RDMA_MCM_LIMIT_MAX] = {}, usage[__RDMA_MCM_USAGE_MAX] = {};
@@ -402,8 +450,8 @@ static int rdma_mcm_nl_stats_doit(struct sk_buff *skb, struct genl_info *info)
 	usage[RDMA_MCM_USAGE_FILES] = live.files;
 	usage[RDMA_MCM_USAGE_USERS] = live.users;
 
-	/* up to 64 devices' counters: more than a page */
-	msg = genlmsg_new(4 * NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(rdma_mcm_nl_stats_size(rdma_mcm_dev_counters_nr() +
+						 4), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &rdma_mcm_genl_family, 0,
@@ -433,34 +481,64 @@ static const struct genl_ops rdma_mcm_nl_ops[] = {
 		.cmd = RDMA_MCM_CMD_MEMBER_GET,
 		.start = rdma_mcm_nl_dump_start,
 		.dumpit = rdma_mcm_nl_member_dumpit,
+		.done = rdma_mcm_nl_dump_done,
+		.policy = rdma_mcm_nl_dump_policy,
+		.maxattr = RDMA_MCM_A_CTX_ID,
 	},
 	{
 		.cmd = RDMA_MCM_CMD_CTX_GET,
 		.start = rdma_mcm_nl_dump_start,
 		.dumpit = rdma_mcm_nl_ctx_dumpit,
+		.done = rdma_mcm_nl_dump_done,
+		.policy = rdma_mcm_nl_dump_policy,
+		.maxattr = RDMA_MCM_A_CTX_ID,
 	},
 	{
+		/* host-wide figures: the initial namespace's administrator */
 		.cmd = RDMA_MCM_CMD_STATS_GET,
 		.doit = rdma_mcm_nl_stats_doit,
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 
 static struct genl_family rdma_mcm_genl_family __ro_after_init = {
 	.name = RDMA_MCM_GENL_NAME,
 	.version = RDMA_MCM_GENL_VERSION,
-	.maxattr = RDMA_MCM_A_MAX,
-	.policy = rdma_mcm_nl_policy,
 	.netnsok = true,
+	/* the walks take their own locks: no need for genl_mutex */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = rdma_mcm_nl_ops,
 	.n_ops = ARRAY_SIZE(rdma_mcm_nl_ops),
-	/* every command validates strictly */
-	.resv_start_op = RDMA_MCM_CMD_EVENT + 1,
+	/*
+	 * resv_start_op 0: every command is a new one, whose header's
+	 * reserved field and attributes are validated strictly
+	 */
 	.mcgrps = rdma_mcm_nl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(rdma_mcm_nl_mcgrps),
 };
 
-/* Send an event built by @put, if anyone listens in @net. */
+/* The most an event takes: each is allocated in atomic context */
+static size_t rdma_mcm_nl_event_size(void)
+{
+	return nla_total_size(sizeof(u8)) +		/* EVENT */
+	       nla_total_size_64bit(sizeof(u64)) +	/* TIME_NS */
+	       5 * nla_total_size(sizeof(u32)) +	/* CTX_ID, HANDLE, PID, */
+							/* UID, FILE_CTX */
+	       3 * nla_total_size(sizeof(u8)) +		/* KIND, JOIN_TYPE, STATE */
+	       nla_total_size(RDMA_MCM_OWNER_NAME_LEN) +
+	       nla_total_size(sizeof(u16)) +		/* FAMILY */
+	       nla_total_size(16) +			/* GROUP */
+	       nla_total_size(sizeof(s32)) +		/* STATUS */
+	       nla_total_size(IB_DEVICE_NAME_MAX);	/* DEV_NAME */
+}
+
+/*
+ * Send an event built by @put, if anyone listens in @net. A listener
+ * whose socket is full gets ENOBUFS from recv(); when it asked for
+ * NETLINK_BROADCAST_ERROR (librdmamcm's monitor does), the send fails too
+ * and the event counts in events_lost.
+ */
 static void rdma_mcm_nl_send(struct net *net, enum rdma_mcm_nl_event ev,
 			     int (*put)(struct sk_buff *skb, const void *arg),
 			     const void *arg)
@@ -472,7 +550,7 @@ static void rdma_mcm_nl_send(struct net *net, enum rdma_mcm_nl_event ev,
 	if (!genl_has_listeners(&rdma_mcm_genl_family, net,
 				RDMA_MCM_NL_MCGRP_EVENTS))
 		return;
-	skb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	skb = genlmsg_new(rdma_mcm_nl_event_size(), GFP_ATOMIC);
 	if (!skb)
 		goto lost;
 	hdr = genlmsg_put(skb, 0, 0, &rdma_mcm_genl_family, 0,
@@ -495,14 +573,18 @@ lost:
 }
 
 /*
- * An event's owner: the listener may be in any pid namespace, so pids
- * are the initial namespace's; uids are the context's network
- * namespace's user namespace's.
+ * An event's owner, for listeners in any pid namespace: the initial pid
+ * namespace's pid, told only for a context whose network namespace
+ * belongs to the initial user namespace (its listeners are the host's
+ * administrators); uids as the network namespace's user namespace maps
+ * them.
  */
 static int rdma_mcm_nl_put_ev_owner(struct sk_buff *skb,
 				    const struct rdma_mcm_ctx *ctx)
 {
-	return rdma_mcm_nl_put_owner(skb, ctx, &init_pid_ns,
+	return rdma_mcm_nl_put_owner(skb, ctx,
+				     ctx->net->user_ns == &init_user_ns ?
+				     &init_pid_ns : NULL,
 				     ctx->net->user_ns);
 }
 

@@ -115,7 +115,8 @@ void rdma_mcm_observe_leave(struct rdma_mcm_membership *mb, int from)
 {
 	u8 group[16];
 
-	rdma_mcm_count(mb->ctx, from == RDMA_MCM_JOINING ?
+	/* a rejoin in flight was joined before: its leave is no cancel */
+	rdma_mcm_count(mb->ctx, from == RDMA_MCM_JOINING && !mb->rejoin ?
 				RDMA_MCM_CNT_CANCELS : RDMA_MCM_CNT_LEAVES);
 	if (trace_mcm_leave_enabled()) {
 		rdma_mcm_group_bytes(mb, group);

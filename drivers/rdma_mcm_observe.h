@@ -89,6 +89,7 @@ struct rdma_mcm_counters *rdma_mcm_dev_counters(const char *name);
 int rdma_mcm_dev_counters_walk(int (*fn)(void *arg, const char *name,
 					 const struct rdma_mcm_counters *c),
 			       void *arg);
+unsigned int rdma_mcm_dev_counters_nr(void);
 void rdma_mcm_counters_exit(void);
 
 /* rdma_mcm_dump.c */
@@ -97,16 +98,16 @@ void rdma_mcm_counters_exit(void);
  * struct rdma_mcm_dump_filter - who walks, and what
  * @net: only contexts of this network namespace
  * @uid: the caller's effective uid
+ * @ctx_id: only this context (0: any)
  * @all: the caller has CAP_NET_ADMIN in @net's user namespace: every
  *	context of @net; otherwise only those @uid opened through
  *	/dev/rdma_mcm
- * @ctx_id: only this context (0: any)
  */
 struct rdma_mcm_dump_filter {
 	struct net *net;
 	kuid_t uid;
-	bool all;
 	u32 ctx_id;
+	bool all;
 };
 
 /**
@@ -127,7 +128,7 @@ struct rdma_mcm_dump_pos {
  * @dev_name: its device ("" without one)
  * @port: its port (0 without a device)
  * @netdev: the port's network device ("" if none)
- * @members: its memberships (context walks only)
+ * @members: its memberships
  */
 struct rdma_mcm_ctx_view {
 	struct rdma_mcm_ctx *ctx;
@@ -160,7 +161,7 @@ void rdma_mcm_nl_member_event(struct rdma_mcm_membership *mb,
 void rdma_mcm_nl_ctx_event(struct rdma_mcm_ctx *ctx,
 			   enum rdma_mcm_nl_event ev, const char *dev_name);
 
-/* The hooks, at each change (rdma_mcm_counters.c) */
+/* The hooks, at each change (rdma_mcm_observe.c) */
 void rdma_mcm_observe_join(struct rdma_mcm_membership *mb);
 void rdma_mcm_observe_join_refused(struct rdma_mcm_membership *mb, int err);
 void rdma_mcm_observe_state(struct rdma_mcm_membership *mb, int from, int to,

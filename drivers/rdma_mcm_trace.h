@@ -3,7 +3,10 @@
  * rdma_mcm: tracepoints, system "rdma_mcm" (Documentation/netlink.rst shows
  * them with perf and trace-cmd).
  *
- *   mcm_join         a join was asked for and sent
+ *   mcm_join         a join was asked for: the membership is published and
+ *                    its join about to be sent (one that rdma_cm refuses
+ *                    then is told by the netlink LEAVE event, with the
+ *                    errno, and counts in join_failed)
  *   mcm_state        a membership changed state
  *   mcm_deliver      an event went to its owner (a ULP's callback, or a
  *                    /dev/rdma_mcm file's queue)

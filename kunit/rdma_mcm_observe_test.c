@@ -359,15 +359,19 @@ static void obs_complete(struct kunit *test, u32 group, int status)
 						  status, false));
 }
 
-/* What a path must count, in its context and module-wide. */
+/*
+ * What a path must count, in its context and module-wide: @counter (and
+ * @err in its breakdown) by one, and every counter of the context exactly
+ * as @want says (nothing counted twice, nothing else moved).
+ */
 struct obs_path {
 	const char *name;
 	u32 open_flags;
-	/* does the path; returns the context it counted in */
 	void (*run)(struct kunit *test, struct rdma_mcm_ctx *ctx);
 	enum rdma_mcm_nl_counter counter;
 	int breakdown;		/* 0: none, 1: join_failed, 2: errors */
 	int err;		/* the errno of the breakdown */
+	u8 want[__RDMA_MCM_CNT_MAX];
 };
 
 static void obs_path_join_einval(struct kunit *test, struct rdma_mcm_ctx *ctx)
@@ -538,32 +542,88 @@ static void obs_path_purged(struct kunit *test, struct rdma_mcm_ctx *ctx)
 
 static const struct obs_path obs_paths[] = {
 	{ "join refused: bad group", 0, obs_path_join_einval,
-	  RDMA_MCM_CNT_JOIN_FAILED, 1, EINVAL },
+	  RDMA_MCM_CNT_JOIN_FAILED, 1, EINVAL,
+	  { [RDMA_MCM_CNT_JOIN_FAILED] = 1 } },
 	{ "join refused: group joined already", 0, obs_path_join_eaddrinuse,
-	  RDMA_MCM_CNT_JOIN_FAILED, 1, EADDRINUSE },
+	  RDMA_MCM_CNT_JOIN_FAILED, 1, EADDRINUSE,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_JOIN_FAILED] = 1 } },
 	{ "join refused: no memory", 0, obs_path_join_enomem,
-	  RDMA_MCM_CNT_JOIN_FAILED, 1, ENOMEM },
+	  RDMA_MCM_CNT_JOIN_FAILED, 1, ENOMEM,
+	  { [RDMA_MCM_CNT_JOIN_FAILED] = 1 } },
+	/* published, refused by rdma_cm: not a join, nothing purged */
 	{ "join refused by rdma_cm", 0, obs_path_join_cm_refused,
-	  RDMA_MCM_CNT_JOIN_FAILED, 1, ENETDOWN },
+	  RDMA_MCM_CNT_JOIN_FAILED, 1, ENETDOWN,
+	  { [RDMA_MCM_CNT_JOIN_FAILED] = 1 } },
+	/* ->device_removed() delivered before the join */
 	{ "join refused: device gone", 0, obs_path_join_enodev,
-	  RDMA_MCM_CNT_JOIN_FAILED, 1, ENODEV },
+	  RDMA_MCM_CNT_JOIN_FAILED, 1, ENODEV,
+	  { [RDMA_MCM_CNT_JOIN_FAILED] = 1,
+	    [RDMA_MCM_CNT_DEVICE_LOSSES] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 1 } },
 	{ "membership failed: SA refused", 0, obs_path_mc_error,
-	  RDMA_MCM_CNT_ERRORS, 2, ECONNREFUSED },
+	  RDMA_MCM_CNT_ERRORS, 2, ECONNREFUSED,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_ERRORS] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 1 } },
+	/* never joined: the attach failed before */
 	{ "membership failed: QP attach", 0, obs_path_attach_failed,
-	  RDMA_MCM_CNT_ERRORS, 2, ENOMEM },
+	  RDMA_MCM_CNT_ERRORS, 2, ENOMEM,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_ERRORS] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 1 } },
+	/* ->error(), then ->device_removed() */
 	{ "membership failed: device lost", 0, obs_path_device_lost,
-	  RDMA_MCM_CNT_ERRORS, 2, ENODEV },
+	  RDMA_MCM_CNT_ERRORS, 2, ENODEV,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_ERRORS] = 1,
+	    [RDMA_MCM_CNT_DEVICE_LOSSES] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 2 } },
 	{ "device lost", 0, obs_path_device_lost,
-	  RDMA_MCM_CNT_DEVICE_LOSSES, 0, 0 },
+	  RDMA_MCM_CNT_DEVICE_LOSSES, 0, 0,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_ERRORS] = 1,
+	    [RDMA_MCM_CNT_DEVICE_LOSSES] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 2 } },
+	/* ->joined(), then ->rejoining() */
 	{ "membership waits: port event", RDMA_MCM_OPEN_HEAL, obs_path_wait,
-	  RDMA_MCM_CNT_WAITS, 2, ENETRESET },
+	  RDMA_MCM_CNT_WAITS, 2, ENETRESET,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_JOINED] = 1,
+	    [RDMA_MCM_CNT_WAITS] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 2 } },
+	/* the rejoin is sent, not completed: not joined again yet */
 	{ "rejoin sent", RDMA_MCM_OPEN_HEAL, obs_path_rejoin,
-	  RDMA_MCM_CNT_REJOINS, 0, 0 },
-	{ "cancel", 0, obs_path_cancel, RDMA_MCM_CNT_CANCELS, 0, 0 },
-	{ "leave", 0, obs_path_leave, RDMA_MCM_CNT_LEAVES, 0, 0 },
+	  RDMA_MCM_CNT_REJOINS, 0, 0,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_JOINED] = 1,
+	    [RDMA_MCM_CNT_WAITS] = 1,
+	    [RDMA_MCM_CNT_REJOINS] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 2 } },
+	{ "cancel", 0, obs_path_cancel, RDMA_MCM_CNT_CANCELS, 0, 0,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_CANCELS] = 1 } },
+	{ "leave", 0, obs_path_leave, RDMA_MCM_CNT_LEAVES, 0, 0,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_JOINED] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 1,
+	    [RDMA_MCM_CNT_LEAVES] = 1 } },
 	{ "event delivered", 0, obs_path_delivered,
-	  RDMA_MCM_CNT_DELIVERED, 0, 0 },
-	{ "event purged", 0, obs_path_purged, RDMA_MCM_CNT_PURGED, 0, 0 },
+	  RDMA_MCM_CNT_DELIVERED, 0, 0,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_JOINED] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 1 } },
+	/*
+	 * the first JOINED delivered (held); the second's event waits for
+	 * the work, which makes it JOINED: its leave is a cancel, and its
+	 * JOINED purged
+	 */
+	{ "event purged", 0, obs_path_purged, RDMA_MCM_CNT_PURGED, 0, 0,
+	  { [RDMA_MCM_CNT_JOINS] = 2,
+	    [RDMA_MCM_CNT_JOINED] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 1,
+	    [RDMA_MCM_CNT_CANCELS] = 1,
+	    [RDMA_MCM_CNT_PURGED] = 1 } },
 };
 
 static void obs_path_desc(const struct obs_path *p, char *desc)
@@ -580,6 +640,30 @@ static u64 obs_breakdown(const struct rdma_mcm_counters *c, int which,
 
 	return which == 1 ? atomic64_read(&c->join_failed[slot]) :
 			    atomic64_read(&c->errors[slot]);
+}
+
+/*
+ * Every counter of @c as @p->want says, and each breakdown sums to its
+ * counters (join_failed to JOIN_FAILED, errors to ERRORS and WAITS).
+ */
+static void obs_expect_vector(struct kunit *test, const struct obs_path *p,
+			      const struct rdma_mcm_counters *c)
+{
+	u64 jf = 0, er = 0;
+	int i;
+
+	for (i = RDMA_MCM_CNT_UNSPEC + 1; i < __RDMA_MCM_CNT_MAX; i++)
+		KUNIT_EXPECT_EQ_MSG(test, rdma_mcm_counter_read(c, i),
+				    (u64)p->want[i], "counter %d", i);
+	for (i = 0; i < RDMA_MCM_ERRNO_SLOTS; i++) {
+		jf += atomic64_read(&c->join_failed[i]);
+		er += atomic64_read(&c->errors[i]);
+	}
+	KUNIT_EXPECT_EQ(test, jf,
+			rdma_mcm_counter_read(c, RDMA_MCM_CNT_JOIN_FAILED));
+	KUNIT_EXPECT_EQ(test, er,
+			rdma_mcm_counter_read(c, RDMA_MCM_CNT_ERRORS) +
+			rdma_mcm_counter_read(c, RDMA_MCM_CNT_WAITS));
 }
 
 /*
@@ -605,6 +689,8 @@ static void mcm_obs_counts_each_path(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, rdma_mcm_counter_read(&ctx->counters,
 						    p->counter), 1ULL);
+	KUNIT_EXPECT_EQ(test, p->want[p->counter], 1);
+	obs_expect_vector(test, p, &ctx->counters);
 	KUNIT_EXPECT_EQ(test, rdma_mcm_counter_read(g, p->counter) -
 			global_before, 1ULL);
 	if (p->breakdown) {

@@ -82,18 +82,43 @@ static ssize_t sock_send(void *priv, int fd, const void *buf, size_t len)
 	return sendto(fd, buf, len, 0, (struct sockaddr *)&to, sizeof(to));
 }
 
+/* Only the kernel's messages: another process may send to our port */
 static ssize_t sock_recv(void *priv, int fd, void *buf, size_t len,
 			 int flags)
 {
+	struct sockaddr_nl from;
+	socklen_t fromlen;
+	ssize_t n;
+
 	(void)priv;
-	return recv(fd, buf, len, flags);
+	for (;;) {
+		fromlen = sizeof(from);
+		n = recvfrom(fd, buf, len, flags, (struct sockaddr *)&from,
+			     &fromlen);
+		if (n < 0 || from.nl_pid == 0)
+			return n;
+		/* drop it (it may have been only peeked at) */
+		if (recv(fd, buf, len, MSG_DONTWAIT) < 0 && errno != EAGAIN)
+			return -1;
+	}
 }
 
 static int sock_join_group(void *priv, int fd, uint32_t group)
 {
+	int one = 1, rcvbuf = 4 << 20;
+
 	(void)priv;
-	return setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group,
-			  sizeof(group));
+	if (setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group,
+		       sizeof(group)))
+		return -1;
+	/*
+	 * A full socket makes the kernel's send fail, so that it counts the
+	 * event in events_lost; and room beyond rmem_max where allowed (the
+	 * group needs CAP_NET_ADMIN, which SO_RCVBUFFORCE needs too).
+	 */
+	setsockopt(fd, SOL_NETLINK, NETLINK_BROADCAST_ERROR, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
+	return 0;
 }
 
 static void sock_close(void *priv, int fd)
@@ -289,8 +314,8 @@ static int counter_add(const struct nlattr *a, void *arg)
 	unsigned int type = a->nla_type & NLA_TYPE_MASK;
 
 	/*
-	 * A zero-length attribute is the padding of a u64 (its type,
-	 * RDMA_MCM_A_PAD, is also RDMA_MCM_CNT_JOINS): not a counter
+	 * A zero-length attribute is the padding of a u64 (type 0,
+	 * RDMA_MCM_CNT_UNSPEC, in this nest): not a counter
 	 */
 	if (!nla_len(a))
 		return 0;

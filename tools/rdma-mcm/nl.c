@@ -215,6 +215,23 @@ static void owner_json(struct rec *r, const struct owner *o)
 		rec_str(r, "comm", o->name);
 }
 
+/*
+ * A command name is any process's choice: a byte that is not a printable
+ * character other than a space or a backslash is written \ooo (octal), so
+ * that it cannot drive the reader's terminal nor split a key-value pair.
+ */
+static void print_name(const char *name)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)name; *p; p++) {
+		if (*p > ' ' && *p < 0x7f && *p != '\\')
+			putchar(*p);
+		else
+			printf("\\%03o", *p);
+	}
+}
+
 static void owner_text(const struct owner *o)
 {
 	printf(" owner %s", rdma_mcm_nl_owner_str(o->kind));
@@ -225,10 +242,10 @@ static void owner_text(const struct owner *o)
 	if (!HAS(o, OWNER_NAME))
 		return;
 	/* as iproute2's rdma tool names a kernel owner: [module] */
+	printf(" comm %s", o->kind == RDMA_MCM_OWNER_KERNEL ? "[" : "");
+	print_name(o->name);
 	if (o->kind == RDMA_MCM_OWNER_KERNEL)
-		printf(" comm [%s]", o->name);
-	else
-		printf(" comm %s", o->name);
+		putchar(']');
 }
 
 static void addr_text(const struct sockaddr_storage *ss, char *buf,

@@ -342,18 +342,21 @@ void fnl_put_event(struct nlb *b, unsigned int i)
 	nlb_u32(b, RDMA_MCM_A_CTX_ID, 1);
 	put_owner(b, 1);
 	nlb_u32(b, FNL_A_FUTURE, 5);
-	if (ev == RDMA_MCM_NL_EV_DEVICE_LOST) {
-		nlb_str(b, RDMA_MCM_A_DEV_NAME, "rxe0");
-		nlb_u32(b, RDMA_MCM_A_STATUS, (uint32_t)-ENODEV);
-		return;
-	}
-	if (ev == RDMA_MCM_NL_EV_DEVICE_ADDED) {
+	/* as the kernel sends them: a context's events name the device */
+	if (ev == RDMA_MCM_NL_EV_DEVICE_LOST ||
+	    ev == RDMA_MCM_NL_EV_DEVICE_ADDED) {
+		nlb_u16(b, RDMA_MCM_A_FAMILY, AF_INET);
 		nlb_u32(b, RDMA_MCM_A_STATUS, 0);
+		nlb_str(b, RDMA_MCM_A_DEV_NAME, "rxe0");
 		return;
 	}
 	nlb_u32(b, RDMA_MCM_A_HANDLE, 1);
 	nlb_u16(b, RDMA_MCM_A_FAMILY, AF_INET);
 	nlb_put(b, RDMA_MCM_A_GROUP, g, 4);
+	nlb_u8(b, RDMA_MCM_A_JOIN_TYPE, 0);
+	/* a leave: the state it was left in */
+	nlb_u8(b, RDMA_MCM_A_STATE, ev == RDMA_MCM_NL_EV_JOIN ? 0 :
+				    ev == RDMA_MCM_NL_EV_JOINED ? 1 : 1);
 	nlb_u32(b, RDMA_MCM_A_STATUS, 0);
 }
 

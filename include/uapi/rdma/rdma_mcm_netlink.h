@@ -8,12 +8,14 @@
  * namespace. A caller with CAP_NET_ADMIN in the namespace's user namespace
  * sees all of them, kernel ULPs' included; any other caller sees only the
  * contexts its effective uid opened through /dev/rdma_mcm. The "events"
- * multicast group needs CAP_NET_ADMIN there too.
+ * multicast group needs CAP_NET_ADMIN there too; STATS_GET, whose figures
+ * are the host's, CAP_NET_ADMIN in the initial user namespace.
  *
  * Rules of the family, as for any generic netlink ABI: attributes are only
  * ever added (a reader skips those it does not know), a request carrying
- * an attribute the kernel does not know is refused (strict validation),
- * and numbers never change.
+ * an attribute the kernel does not know is refused (strict validation,
+ * the generic netlink header's reserved field too), and numbers never
+ * change.
  */
 #ifndef _UAPI_RDMA_MCM_NETLINK_H
 #define _UAPI_RDMA_MCM_NETLINK_H
@@ -35,7 +37,8 @@
  *	owner, device and %RDMA_MCM_A_COUNTERS; same order and resumption
  * @RDMA_MCM_CMD_STATS_GET: one message: the module's counters, limits and
  *	usage, and the counters of each RDMA device it has seen
- *	(%RDMA_MCM_A_DEVICE nests)
+ *	(%RDMA_MCM_A_DEVICE nests). Host-wide: needs CAP_NET_ADMIN in the
+ *	initial user namespace; takes no attribute
  * @RDMA_MCM_CMD_EVENT: a notification on the "events" group; its type is
  *	in %RDMA_MCM_A_EVENT
  * @__RDMA_MCM_CMD_MAX: number of commands
@@ -60,8 +63,10 @@ enum rdma_mcm_nl_cmd {
  * @RDMA_MCM_A_HANDLE: u32, the membership's handle in its context
  * @RDMA_MCM_A_OWNER_KIND: u8, enum rdma_mcm_nl_owner
  * @RDMA_MCM_A_OWNER_PID: u32, the process that created the context, in
- *	the reader's pid namespace (absent for a kernel ULP, or a process
- *	the reader cannot see)
+ *	the reader's pid namespace (absent for a kernel ULP, a process that
+ *	has exited, or one the reader cannot see). In events: the initial
+ *	pid namespace's, and only for contexts of a network namespace of the
+ *	initial user namespace
  * @RDMA_MCM_A_OWNER_UID: u32, its effective uid in the reader's user
  *	namespace (absent for a kernel ULP)
  * @RDMA_MCM_A_OWNER_NAME: string, the process's command name, or the
@@ -91,6 +96,7 @@ enum rdma_mcm_nl_cmd {
  * @RDMA_MCM_A_LAST_STATUS: s32, the last error it had, kept after it
  *	recovered (0: none)
  * @RDMA_MCM_A_AGE_MS: u64, milliseconds since the join was asked for
+ *	(in CTX_GET: since the context was opened)
  * @RDMA_MCM_A_STATE_AGE_MS: u64, milliseconds in its present state
  * @RDMA_MCM_A_REJOINS: u32, times it was joined again
  * @RDMA_MCM_A_QUEUED: u32, events of it not yet delivered to its owner
@@ -117,9 +123,10 @@ enum rdma_mcm_nl_cmd {
  *	and %RDMA_MCM_A_COUNTERS, %RDMA_MCM_A_JOIN_FAILURES, %RDMA_MCM_A_ERRORS
  * @RDMA_MCM_A_EVENT: u8, enum rdma_mcm_nl_event, in %RDMA_MCM_CMD_EVENT
  * @RDMA_MCM_A_TIME_NS: u64, CLOCK_BOOTTIME of the event
- * @RDMA_MCM_A_EVENTS_LOST: u64, events the "events" group could not
- *	deliver to every listener since the module loaded (a listener whose
- *	socket overflowed also gets ENOBUFS from recv())
+ * @RDMA_MCM_A_EVENTS_LOST: u64, events that could not be built, or that
+ *	a listener which set NETLINK_BROADCAST_ERROR could not take (its
+ *	socket full), since the module loaded. A listener whose socket
+ *	overflowed gets ENOBUFS from recv() in any case
  * @__RDMA_MCM_A_MAX: number of attributes
  */
 enum rdma_mcm_nl_attr {
@@ -204,7 +211,8 @@ enum rdma_mcm_nl_state {
  * @RDMA_MCM_CNT_JOINED: joins (and rejoins) that completed
  * @RDMA_MCM_CNT_LEAVES: memberships left after their join completed or
  *	failed (by leave, or by closing the context)
- * @RDMA_MCM_CNT_CANCELS: memberships left before their join completed
+ * @RDMA_MCM_CNT_CANCELS: memberships left before their first join
+ *	completed (a leave during a rejoin counts in %RDMA_MCM_CNT_LEAVES)
  * @RDMA_MCM_CNT_ERRORS: memberships that failed (by status in
  *	%RDMA_MCM_A_ERRORS)
  * @RDMA_MCM_CNT_WAITS: memberships that lost their group and wait to be
@@ -212,10 +220,15 @@ enum rdma_mcm_nl_state {
  * @RDMA_MCM_CNT_REJOINS: rejoins sent
  * @RDMA_MCM_CNT_DEVICE_LOSSES: contexts that lost their device
  * @RDMA_MCM_CNT_DEVICE_ADDS: healing contexts that found a device again
- * @RDMA_MCM_CNT_DELIVERED: events delivered to their owner (a kernel
- *	ULP's callback, or a /dev/rdma_mcm file's queue)
- * @RDMA_MCM_CNT_PURGED: events dropped before their owner had them (the
- *	membership was left first, or its file closed)
+ * @RDMA_MCM_CNT_DELIVERED: events handed to their owner: a kernel ULP's
+ *	callback called, or an event queued on a /dev/rdma_mcm file
+ * @RDMA_MCM_CNT_PURGED: events dropped before their owner had them: queued
+ *	for a membership that was left (or whose context closed) first, or
+ *	queued on a file and not read before the membership was left (such
+ *	an event counted in %RDMA_MCM_CNT_DELIVERED too; after a close, it
+ *	counts module-wide only). An event that a newer one of the same
+ *	membership replaces before delivery (a newer error, a loss over a
+ *	join) counts in neither: the owner gets the latest state
  * @__RDMA_MCM_CNT_MAX: number of counters
  */
 enum rdma_mcm_nl_counter {

@@ -748,7 +748,9 @@ int cmd_nl_stats(struct cli *cli, int argc, char **argv)
 		else
 			stats_text(st);
 	} else {
-		cli_err("stats: %s", strerror(errno));
+		cli_err("stats: %s%s", strerror(errno),
+			errno == EPERM ?
+			" (the host's figures need CAP_NET_ADMIN)" : "");
 	}
 	rdma_mcm_nl_free_stats(st);
 	rdma_mcm_nl_close(nl);

@@ -248,6 +248,8 @@ enum rdma_mcm_nl_counter {
 	__RDMA_MCM_CNT_MAX,
 };
 
+#define RDMA_MCM_CNT_MAX	(__RDMA_MCM_CNT_MAX - 1)
+
 /**
  * enum rdma_mcm_nl_limit - limits (attribute types in %RDMA_MCM_A_LIMITS)
  * @RDMA_MCM_LIMIT_UNSPEC: not a limit
@@ -265,6 +267,8 @@ enum rdma_mcm_nl_limit {
 	RDMA_MCM_LIMIT_USER_CONTEXTS,
 	__RDMA_MCM_LIMIT_MAX,
 };
+
+#define RDMA_MCM_LIMIT_MAX	(__RDMA_MCM_LIMIT_MAX - 1)
 
 /**
  * enum rdma_mcm_nl_usage - objects alive (attribute types in
@@ -286,6 +290,8 @@ enum rdma_mcm_nl_usage {
 	RDMA_MCM_USAGE_USERS,
 	__RDMA_MCM_USAGE_MAX,
 };
+
+#define RDMA_MCM_USAGE_MAX	(__RDMA_MCM_USAGE_MAX - 1)
 
 /**
  * enum rdma_mcm_nl_event - events of the "events" group

@@ -67,7 +67,7 @@ json_ok() {
 	check "$1" python3 "$JSON_CHECK" "$SCHEMA" "$2" "$3" --min "$4"
 }
 
-plan 45
+plan 46
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "modprobe rdma_mcm_test_ulp" modprobe rdma_mcm_test_ulp
 
@@ -153,6 +153,12 @@ rc=$?
 cat $T/nobody-mon.err
 ok "uid $NOBODY may not monitor: exit 1, CAP_NET_ADMIN named" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'CAP_NET_ADMIN' $T/nobody-mon.err"
+setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups rdma-mcm stats \
+	> /dev/null 2> $T/nobody-stats.err
+rc=$?
+cat $T/nobody-stats.err
+ok "uid $NOBODY may not read the host's stats: exit 1, CAP_NET_ADMIN named" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'CAP_NET_ADMIN' $T/nobody-stats.err"
 
 # --- stats across a join and its leave -----------------------------------------
 rdma-mcm -j stats > $T/stats0.json

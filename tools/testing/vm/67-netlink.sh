@@ -67,7 +67,7 @@ json_ok() {
 	check "$1" python3 "$JSON_CHECK" "$SCHEMA" "$2" "$3" --min "$4"
 }
 
-plan 46
+plan 49
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "modprobe rdma_mcm_test_ulp" modprobe rdma_mcm_test_ulp
 
@@ -159,6 +159,25 @@ rc=$?
 cat $T/nobody-stats.err
 ok "uid $NOBODY may not read the host's stats: exit 1, CAP_NET_ADMIN named" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'CAP_NET_ADMIN' $T/nobody-stats.err"
+
+# --- a container: its own user and network namespaces ------------------------
+# root there has CAP_NET_ADMIN over its network namespace, where no context
+# is: it sees none of the host's; it may listen to its namespace's events,
+# not read the host's stats
+unshare -Urn rdma-mcm -j show > $T/ns.json 2> $T/ns.err
+rc=$?
+ok "in new user and network namespaces, show exits 0 and lists nothing" \
+	sh -c "[ $rc -eq 0 ] && [ ! -s $T/ns.json ]"
+unshare -Urn rdma-mcm stats > /dev/null 2> $T/ns-stats.err
+rc=$?
+ok "there, the host's stats are refused (CAP_NET_ADMIN of the host)" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'CAP_NET_ADMIN' $T/ns-stats.err"
+unshare -Urn timeout 2 rdma-mcm monitor > /dev/null 2> $T/ns-mon.err
+rc=$?
+cat $T/ns-mon.err
+# ended by timeout's SIGTERM: 0, or 124 (coreutils) / 143 (signal)
+ok "there, monitor may listen to its own namespace (no refusal)" \
+	sh -c "[ $rc -ne 1 ] && [ $rc -ne 2 ] && [ ! -s $T/ns-mon.err ]"
 
 # --- stats across a join and its leave -----------------------------------------
 rdma-mcm -j stats > $T/stats0.json

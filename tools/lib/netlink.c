@@ -970,7 +970,8 @@ MCM_EXPORT int rdma_mcm_nl_monitor(struct rdma_mcm_nl *nl)
 		return -1;
 	}
 	nl->mon_fd = fd;
-	nl->ev_pos = nl->ev_len = 0;
+	nl->ev_pos = 0;
+	nl->ev_len = 0;
 	return 0;
 }
 
@@ -1031,8 +1032,12 @@ MCM_EXPORT int rdma_mcm_nl_read_event(struct rdma_mcm_nl *nl,
 
 /* --- names ------------------------------------------------------------------ */
 
-#define NAME(table, i)	((i) < sizeof(table) / sizeof(table[0]) && \
-			 (table)[i] ? (table)[i] : "unknown")
+static const char *name_of(const char *const *table, size_t n, unsigned int i)
+{
+	return i < n && table[i] ? table[i] : "unknown";
+}
+
+#define NAME(table, i)	name_of(table, sizeof(table) / sizeof(table[0]), i)
 
 static const char *const counter_names[] = {
 	[RDMA_MCM_CNT_JOINS] = "joins",

@@ -313,11 +313,14 @@ static int parse_filters(struct cli *cli, int argc, char **argv,
 		const char *k = argv[i], *val = argv[i + 1];
 
 		if (!strcmp(k, "-j") || !strcmp(k, "--json")) {
-			cli->json = cli_json = 1;
+			cli->json = 1;
+			cli_json = 1;
 			continue;
 		}
 		if (!strcmp(k, "-p") || !strcmp(k, "--pretty")) {
-			cli->json = cli_json = cli->pretty = 1;
+			cli->json = 1;
+			cli_json = 1;
+			cli->pretty = 1;
 			continue;
 		}
 		if (!word_in(keys, k)) {
@@ -836,8 +839,9 @@ static void out_lost(struct cli *cli, struct rdma_mcm_nl *nl)
 			rec_null(&r, "events_lost");
 		rec_end(cli, &r);
 	} else if (st) {
-		printf("lost events: the socket overflowed (events_lost %llu since the module loaded)\n",
-		       (unsigned long long)st->events_lost);
+		printf("lost events: the socket overflowed (events_lost %llu %s)\n",
+		       (unsigned long long)st->events_lost,
+		       "since the module loaded");
 	} else {
 		printf("lost events: the socket overflowed\n");
 	}
@@ -867,10 +871,13 @@ int cmd_monitor(struct cli *cli, int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
-			cli->json = cli_json = 1;
+			cli->json = 1;
+			cli_json = 1;
 		} else if (!strcmp(argv[i], "-p") ||
 			   !strcmp(argv[i], "--pretty")) {
-			cli->json = cli_json = cli->pretty = 1;
+			cli->json = 1;
+			cli_json = 1;
+			cli->pretty = 1;
 		} else if (!strcmp(argv[i], "-c") && i + 1 < argc) {
 			if (cli_parse_uint(argv[++i], UINT32_MAX, &count) ||
 			    !count) {

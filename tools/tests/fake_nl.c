@@ -591,11 +591,11 @@ static ssize_t f_send(void *priv, int fd, const void *buf, size_t len)
 		errno = EINVAL;
 		return -1;
 	}
-	if (nlh->nlmsg_type == GENL_ID_CTRL)
+	if (nlh->nlmsg_type == GENL_ID_CTRL) {
 		reply_family(s, nlh);
-	else if (nlh->nlmsg_type == FNL_FAMILY && !fnl.absent)
+	} else if (nlh->nlmsg_type == FNL_FAMILY && !fnl.absent) {
 		request(s, nlh);
-	else {
+	} else {
 		uint8_t b0[64];
 		struct nlb b;
 
@@ -665,7 +665,8 @@ static ssize_t f_recv(void *priv, int fd, void *buf, size_t len, int flags)
 		errno = ENOBUFS;
 		return -1;
 	}
-	if ((d = s->head)) {
+	d = s->head;
+	if (d) {
 		s->head = d->next;
 		if (!s->head)
 			s->tail = NULL;

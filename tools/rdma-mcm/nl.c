@@ -849,18 +849,6 @@ static void out_lost(struct cli *cli, struct rdma_mcm_nl *nl)
 	rdma_mcm_nl_free_stats(st);
 }
 
-static int signal_fd(void)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -1;
-	return signalfd(-1, &set, SFD_CLOEXEC);
-}
-
 int cmd_monitor(struct cli *cli, int argc, char **argv)
 {
 	struct rdma_mcm_nl_notice ev;
@@ -897,7 +885,7 @@ int cmd_monitor(struct cli *cli, int argc, char **argv)
 		rdma_mcm_nl_close(nl);
 		return 1;
 	}
-	sfd = signal_fd();
+	sfd = cli_signal_fd();
 	if (sfd < 0) {
 		cli_err("signalfd: %s", strerror(errno));
 		rdma_mcm_nl_close(nl);

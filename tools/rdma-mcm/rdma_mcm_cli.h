@@ -66,6 +66,7 @@ typedef int (*cli_line_fn)(struct cli *cli, char *line);
 extern int cli_json;			/* -j: errors as JSON too */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_parse_uint(const char *s, unsigned long max, unsigned long *out);
+int cli_signal_fd(void);
 
 /* input.c */
 int cli_input_read(struct cli *cli, struct cli_input *in, int fd,

@@ -318,7 +318,8 @@ out:
 	return quit;
 }
 
-static int signal_fd(void)
+/* SIGINT and SIGTERM, blocked, as a file descriptor to poll */
+int cli_signal_fd(void)
 {
 	sigset_t set;
 
@@ -336,7 +337,7 @@ static int session_loop(struct cli *cli)
 	struct pollfd pfd[3];
 	int sfd, quit = 0, ret = 0;
 
-	sfd = signal_fd();
+	sfd = cli_signal_fd();
 	if (sfd < 0) {
 		cli_err("signalfd: %s", strerror(errno));
 		return 1;

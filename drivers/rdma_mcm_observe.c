@@ -115,7 +115,10 @@ void rdma_mcm_observe_leave(struct rdma_mcm_membership *mb, int from)
 {
 	u8 group[16];
 
-	/* a rejoin in flight was joined before: its leave is no cancel */
+	/*
+	 * a cancel is the leave of a first join in flight; a rejoin in flight
+	 * (after a loss, joined before or not) is left, not cancelled
+	 */
 	rdma_mcm_count(mb->ctx, from == RDMA_MCM_JOINING && !mb->rejoin ?
 				RDMA_MCM_CNT_CANCELS : RDMA_MCM_CNT_LEAVES);
 	if (trace_mcm_leave_enabled()) {

@@ -491,6 +491,22 @@ static void obs_path_rejoin(struct kunit *test, struct rdma_mcm_ctx *ctx)
 	rdma_mcm_flush();
 }
 
+/* ... and is left while that rejoin is in flight: a leave, no cancel */
+static void obs_path_leave_rejoining(struct kunit *test,
+				     struct rdma_mcm_ctx *ctx)
+{
+	struct sockaddr_in g = mcm_v4(MCM_GROUP(1));
+	struct rdma_mcm_member_info info;
+	u32 h;
+
+	obs_path_rejoin(test, ctx);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_find_handle(ctx, (struct sockaddr *)&g,
+						   &h), 0);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, h, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.state, RDMA_MCM_JOINING);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+}
+
 static void obs_path_cancel(struct kunit *test, struct rdma_mcm_ctx *ctx)
 {
 	u32 h = obs_join(test, ctx, MCM_GROUP(1));
@@ -599,6 +615,14 @@ static const struct obs_path obs_paths[] = {
 	    [RDMA_MCM_CNT_JOINED] = 1,
 	    [RDMA_MCM_CNT_WAITS] = 1,
 	    [RDMA_MCM_CNT_REJOINS] = 1,
+	    [RDMA_MCM_CNT_DELIVERED] = 2 } },
+	{ "leave during a rejoin", RDMA_MCM_OPEN_HEAL,
+	  obs_path_leave_rejoining, RDMA_MCM_CNT_LEAVES, 0, 0,
+	  { [RDMA_MCM_CNT_JOINS] = 1,
+	    [RDMA_MCM_CNT_JOINED] = 1,
+	    [RDMA_MCM_CNT_WAITS] = 1,
+	    [RDMA_MCM_CNT_REJOINS] = 1,
+	    [RDMA_MCM_CNT_LEAVES] = 1,
 	    [RDMA_MCM_CNT_DELIVERED] = 2 } },
 	{ "cancel", 0, obs_path_cancel, RDMA_MCM_CNT_CANCELS, 0, 0,
 	  { [RDMA_MCM_CNT_JOINS] = 1,

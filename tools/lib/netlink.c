@@ -97,9 +97,7 @@ static ssize_t sock_recv(void *priv, int fd, void *buf, size_t len,
 			     &fromlen);
 		if (n < 0 || from.nl_pid == 0)
 			return n;
-		/* drop it (it may have been only peeked at) */
-		if (recv(fd, buf, len, MSG_DONTWAIT) < 0 && errno != EAGAIN)
-			return -1;
+		/* another port's datagram, received and so dropped */
 	}
 }
 
@@ -113,8 +111,10 @@ static int sock_join_group(void *priv, int fd, uint32_t group)
 		return -1;
 	/*
 	 * A full socket makes the kernel's send fail, so that it counts the
-	 * event in events_lost; and room beyond rmem_max where allowed (the
-	 * group needs CAP_NET_ADMIN, which SO_RCVBUFFORCE needs too).
+	 * event in events_lost; and room beyond rmem_max where allowed
+	 * (SO_RCVBUFFORCE needs CAP_NET_ADMIN in the initial user namespace;
+	 * in another, the group's CAP_NET_ADMIN is not enough and the socket
+	 * keeps SO_RCVBUF's room, bounded by rmem_max).
 	 */
 	setsockopt(fd, SOL_NETLINK, NETLINK_BROADCAST_ERROR, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));

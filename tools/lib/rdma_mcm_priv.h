@@ -158,7 +158,7 @@ extern MCM_HIDDEN void *mcm_nl_io_priv;
 extern MCM_HIDDEN const struct mcm_nl_io mcm_nl_sock_io;
 
 /* Bytes of one receive: a dump's datagram is at most 32 KiB */
-#define MCM_GENL_BUF	(64 * 1024)
+#define MCM_GENL_BUF	(128 * 1024)	/* STATS_GET's reply takes up to 82 KiB */
 
 struct nlmsghdr;
 /*

@@ -312,8 +312,9 @@ enum rdma_mcm_nl_usage {
  * Membership events carry %RDMA_MCM_A_CTX_ID, %RDMA_MCM_A_HANDLE, the
  * owner, %RDMA_MCM_A_FAMILY, %RDMA_MCM_A_GROUP, %RDMA_MCM_A_JOIN_TYPE,
  * %RDMA_MCM_A_STATE (its state then; for LEAVE, the state it was left in:
- * joining for a cancel, or for a refused join, which also has a non-zero
- * status), %RDMA_MCM_A_STATUS and %RDMA_MCM_A_TIME_NS; context events the
+ * joining for a cancel, a leave during a rejoin (after its REJOIN event),
+ * or a refused join (non-zero status)), %RDMA_MCM_A_STATUS and
+ * %RDMA_MCM_A_TIME_NS; context events the
  * same without handle, group, join type and state, with
  * %RDMA_MCM_A_DEV_NAME.
  * Events of one context are sent in the order they happened.

@@ -67,7 +67,7 @@ json_ok() {
 	check "$1" python3 "$JSON_CHECK" "$SCHEMA" "$2" "$3" --min "$4"
 }
 
-plan 49
+plan 50
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "modprobe rdma_mcm_test_ulp" modprobe rdma_mcm_test_ulp
 
@@ -219,12 +219,16 @@ timeout 180 rdma-mcm -j monitor > $T/mon.json 2> $T/mon.err &
 pm=$!
 # the monitor is in the group once it reports a probe's join (or leave):
 # join and leave a probe group until it does
+probes=0
 probe() {
+	probes=$((probes + 1))
 	printf 'join %s\nleave %s\n' $GP $GP >&7
 	sleep 1
 	grep -q "\"group\":\"$GP\"" $T/mon.json
 }
 ok "the monitor reports a probe's join (it is in the group)" wait_for 90 probe
+probes_left() { [ "$(grep -c "^left $GP " $T/s.out)" -eq "$probes" ]; }
+ok "the session left every probe" wait_for 30 probes_left
 echo "join $GM" >&7
 ok "the session joins $GM under monitor" wait_for 30 joined_in $T/s.out $GM
 echo "leave $GM" >&7

@@ -59,7 +59,7 @@ end_session() {
 # has_line FILE REGEX
 has_line() { grep -qE "$2" "$1" || { echo "no line matching $2 in $1:"; cat "$1"; return 1; }; }
 
-plan 26
+plan 28
 
 check "modprobe rdma_mcm" modprobe rdma_mcm
 [ -d $TR/events ] || mount -t tracefs nodev $TR
@@ -107,13 +107,18 @@ dev_losses0=$(stat 'dev["rxe1"]["counters"]["device_losses"]')
 timeout 300 rdma-mcm -j monitor > $T/mon.json 2> $T/mon.err &
 mon=$!
 # the monitor is in the group once it reports a probe's join (or leave)
+probes=0
 probe() {
+	probes=$((probes + 1))
 	say s2 "join $GP"
 	say s2 "leave $GP"
 	sleep 1
 	grep -q "\"group\":\"$GP\"" $T/mon.json
 }
 ok "the monitor reports a probe's join (it is in the group)" wait_for 90 probe
+# every probe is left before the device goes (no probe in what follows)
+probes_left() { [ "$(grep -c "^left $GP " $T/s2.out)" -eq "$probes" ]; }
+ok "the session left every probe" wait_for 30 probes_left
 echo > $TR/trace
 echo 1 > $TR/events/rdma_mcm/enable
 check "rdma link delete rxe1" timeout 60 rdma link delete rxe1
@@ -129,9 +134,17 @@ ok "mcm_rejoin: the membership, its reason -ENODEV" \
 ok "stats: one more device loss and one device found again" \
 	sh -c "[ $(stat 's["counters"]["device_losses"]') -eq $((losses0 + 1)) ] &&
 		[ $(stat 's["counters"]["device_adds"]') -eq $((adds0 + 1)) ]"
-ok "stats: one more rejoin, one more loss by ENODEV" \
-	sh -c "[ $(stat 's["counters"]["rejoins"]') -eq $((rejoins0 + 1)) ] &&
-		[ $(stat 'failed(s["errors"], "ENODEV")') -eq $((waits0 + 1)) ]"
+# mon_count EVENT [STATUS]: the monitor's events of that kind (and status),
+# the probe's aside
+mon_count() {
+	python3 - "$T/mon.json" "$GP" "$1" "${2:-any}" <<-'PY'
+	import json, sys
+	f, probe, ev, status = sys.argv[1:]
+	print(sum(1 for e in map(json.loads, open(f))
+	          if e.get("group") != probe and e["event"] == ev and
+	          (status == "any" or e.get("status") == int(status))))
+	PY
+}
 ok "stats: rxe1's own counters have the loss" \
 	[ "$(stat 'dev["rxe1"]["counters"]["device_losses"]')" -eq $((dev_losses0 + 1)) ]
 # the events of the loss and the recovery, the probe's aside: those the
@@ -151,6 +164,16 @@ mon_events() {
 }
 ok "monitor: device-lost, waiting, device-added, rejoin, joined, in order" \
 	wait_for 30 mon_events
+# a rejoin that failed once (the new device not ready) is one more of each
+n_rejoin=$(mon_count rejoin)
+n_enodev=$(mon_count waiting -19)
+diag "the monitor saw $n_rejoin rejoins and $n_enodev waits for ENODEV"
+ok "stats: as many more rejoins as the monitor saw (at least one)" \
+	sh -c "[ $n_rejoin -ge 1 ] &&
+		[ $(stat 's["counters"]["rejoins"]') -eq $((rejoins0 + n_rejoin)) ]"
+ok "stats: as many more losses by ENODEV as waits for ENODEV it saw" \
+	sh -c "[ $n_enodev -ge 1 ] &&
+		[ $(stat 'failed(s["errors"], "ENODEV")') -eq $((waits0 + n_enodev)) ]"
 kill $mon
 wait $mon
 ok "monitor -j is valid against the schema" \

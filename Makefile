@@ -8,6 +8,7 @@
 #   make demo             boot the bench VM and show rdma_mcm at work
 #   make check            everything CI runs; ends with "N passed, N failed"
 #   make bench            rdma_mcm vs librdmacm in the VM: results/bench/
+#   make deb              Debian packages (DKMS module, library, tool): out/deb/
 #   make soak             stress + fuzz at length on every kernel (SOAK=s)
 #   make load-test        the VM suite 10 times on 6.12 beside a CPU hog
 #   make lint | kunit | vm    one part of 'make check'
@@ -20,7 +21,7 @@ SOAK	?= 600
 
 # kbuild (make -C $(KDIR) M=...) reads the Kbuild file, not this one.
 
-.PHONY: all modules install clean check demo bench soak load-test lint kunit vm shell deps help
+.PHONY: all modules install clean check demo bench deb soak load-test lint kunit vm shell deps help
 
 all: modules
 
@@ -55,6 +56,10 @@ demo:
 bench:
 	@scripts/deps --bench
 	@scripts/bench
+
+deb:
+	@scripts/deps --deb
+	@scripts/deb
 
 soak:
 	@scripts/deps

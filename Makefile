@@ -58,7 +58,7 @@ bench:
 	@scripts/bench
 
 deb:
-	@scripts/deps --deb
+	@scripts/deps
 	@scripts/deb
 
 soak:

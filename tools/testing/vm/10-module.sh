@@ -34,6 +34,10 @@ ok "modinfo softdep: pre: ib_uverbs" bash -c "modinfo -F softdep rdma_mcm | grep
 ok "modprobe --show-depends loads ib_uverbs before rdma_mcm" \
 	bash -c "modprobe --show-depends rdma_mcm | awk '/ib_uverbs.ko/ { u = NR } /rdma_mcm.ko/ { m = NR } END { exit !(u && m && u < m) }'"
 
+# which file modprobe loads (scripts/install-test boots DKMS's build and
+# looks for its checksum here)
+diag "rdma_mcm: $(modinfo -n rdma_mcm) sha256 $(sha256sum "$(modinfo -n rdma_mcm)" | cut -d' ' -f1)"
+
 for round in 1 2; do
 	check "round $round: modprobe rdma_mcm" modprobe rdma_mcm
 	ok "round $round: /dev/rdma_mcm is a misc character device" misc_node

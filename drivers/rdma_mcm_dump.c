@@ -64,6 +64,17 @@ static void rdma_mcm_view_netdev(struct rdma_mcm_ctx_view *cv)
 	rcu_read_unlock();
 }
 
+/* Done with the context @pos is at: on to the next one. */
+static void rdma_mcm_walk_past(struct rdma_mcm_dump_pos *pos)
+{
+	if (pos->ctx_id == U32_MAX) {
+		pos->done = true;
+		return;
+	}
+	pos->ctx_id++;
+	pos->handle = 0;
+}
+
 /*
  * The first context from @pos->ctx_id on that @f may see, with a
  * reference, and what the walk tells of it; NULL at the end.
@@ -94,28 +105,14 @@ static struct rdma_mcm_ctx *rdma_mcm_walk_next(const struct rdma_mcm_dump_filter
 		if (rdma_mcm_may_see(f, ctx))
 			break;
 		rdma_mcm_ctx_put(ctx);
-		if (pos->ctx_id == U32_MAX) {
-			pos->done = true;
+		rdma_mcm_walk_past(pos);
+		if (pos->done)
 			return NULL;
-		}
-		pos->ctx_id++;
-		pos->handle = 0;
 	}
 	cv->ctx = ctx;
 	cv->members = 0;
 	rdma_mcm_view_netdev(cv);
 	return ctx;
-}
-
-/* Done with the context @pos is at: on to the next one. */
-static void rdma_mcm_walk_past(struct rdma_mcm_dump_pos *pos)
-{
-	if (pos->ctx_id == U32_MAX) {
-		pos->done = true;
-		return;
-	}
-	pos->ctx_id++;
-	pos->handle = 0;
 }
 
 /**

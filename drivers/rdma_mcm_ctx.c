@@ -144,8 +144,7 @@ void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
 		mutex_unlock(&ctx->mutex);
 		return;
 	}
-	if (ctx->device)
-		strscpy(name, dev_name(&ctx->device->dev), sizeof(name));
+	rdma_mcm_ctx_dev_name(ctx, name, sizeof(name));
 	rdma_mcm_observe_device(ctx, true, name);
 	for (mb = rdma_mcm_member_first(ctx); mb;
 	     mb = rdma_mcm_member_next(mb))
@@ -172,6 +171,7 @@ void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
  */
 void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 {
+	char name[IB_DEVICE_NAME_MAX];
 	struct rdma_mcm_slot *slot;
 	int ret;
 
@@ -195,9 +195,10 @@ void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 		rdma_mcm_ctx_clear_device(ctx);
 		return;
 	}
-	pr_debug("context %u found device %s port %u\n", ctx->id,
-		 dev_name(&ctx->device->dev), ctx->port_num);
-	rdma_mcm_observe_device(ctx, false, dev_name(&ctx->device->dev));
+	rdma_mcm_ctx_dev_name(ctx, name, sizeof(name));
+	pr_debug("context %u found device %s port %u\n", ctx->id, name,
+		 ctx->port_num);
+	rdma_mcm_observe_device(ctx, false, name);
 	spin_lock_bh(&ctx->lock);
 	rdma_mcm_notify_ctx(ctx, &ctx->added_notice);
 	spin_unlock_bh(&ctx->lock);
@@ -531,8 +532,8 @@ void rdma_mcm_ctx_query(struct rdma_mcm_ctx *ctx, struct rdma_mcm_ctx_info *info
 	if (ctx->device && !ctx->device_lost && slot) {
 		info->port_num = ctx->port_num;
 		info->node_guid = ctx->device->node_guid;
-		strscpy(info->dev_name, dev_name(&ctx->device->dev),
-			sizeof(info->dev_name));
+		rdma_mcm_ctx_dev_name(ctx, info->dev_name,
+				      sizeof(info->dev_name));
 		memcpy(&info->src, &slot->id->route.addr.src_addr,
 		       sizeof(info->src));
 	}

@@ -50,6 +50,9 @@
  * @handler: its event handler (devices of the ib_client only)
  * @has_handler: @handler is registered
  * @counters: its counters (by name, kept for the module's life), or NULL
+ * @name: its name, kept here (under rdma_mcm_dev_lock) by .add and
+ *	.rename: ib_device_rename() frees the old name under a lock of
+ *	ib_core's that no client can take, so dev_name() is not read later
  *
  * ib_core says when a device's unregistration begins, not when it ends:
  * rdma_cm still hands the device to a bind until its own client is
@@ -67,6 +70,7 @@ struct rdma_mcm_dev {
 	struct ib_event_handler handler;
 	bool has_handler;
 	struct rdma_mcm_counters *counters;
+	char name[IB_DEVICE_NAME_MAX];
 };
 
 #define RDMA_MCM_GONE_MAX	16
@@ -100,6 +104,15 @@ static struct rdma_mcm_dev *rdma_mcm_dev_find(struct ib_device *device)
 	return dev && dev->index == device->index ? dev : NULL;
 }
 
+/* @device's name as rdma_mcm keeps it, "" for none; rdma_mcm_dev_lock held */
+static void rdma_mcm_dev_name_locked(struct ib_device *device, char *name,
+				     size_t len)
+{
+	struct rdma_mcm_dev *dev = device ? rdma_mcm_dev_find(device) : NULL;
+
+	strscpy(name, dev ? dev->name : "", len);
+}
+
 /**
  * rdma_mcm_dev_add() - a device was registered
  * @device: the device
@@ -128,7 +141,8 @@ int rdma_mcm_dev_add(struct ib_device *device)
 		return -ENOMEM;
 	dev->device = device;
 	dev->index = device->index;
-	dev->counters = rdma_mcm_dev_counters(dev_name(&device->dev));
+	strscpy(dev->name, dev_name(&device->dev), sizeof(dev->name));
+	dev->counters = rdma_mcm_dev_counters(dev->name);
 	dev->mtokens = U64_MAX;		/* a full bucket at first use */
 	spin_lock(&rdma_mcm_dev_lock);
 	list_add_tail(&dev->node, &rdma_mcm_devs);
@@ -349,7 +363,10 @@ void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx)
 
 /**
  * rdma_mcm_registry_get() - the open context with the lowest id >= @from
+ *	that a caller may see
  * @from: the first id to look at
+ * @f: the caller (rdma_mcm_may_see()); the others are passed over under
+ *	the lock, without a reference taken (nor dropped: never the last)
  * @name: set to its device's name ("" without one)
  * @len: room in @name
  * @port_num: set to its port (0 without a device)
@@ -360,26 +377,45 @@ void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx)
  * Return: the context, with a reference the caller drops with
  * rdma_mcm_ctx_put(), or NULL when there is none.
  */
-struct rdma_mcm_ctx *rdma_mcm_registry_get(u32 from, char *name,
-					   size_t len, u32 *port_num)
+struct rdma_mcm_ctx *rdma_mcm_registry_get(u32 from,
+					   const struct rdma_mcm_dump_filter *f,
+					   char *name, size_t len,
+					   u32 *port_num)
 {
 	unsigned long idx = from;
 	struct rdma_mcm_ctx *ctx;
 
 	spin_lock(&rdma_mcm_dev_lock);
 	ctx = xa_find(&rdma_mcm_ctxs, &idx, ULONG_MAX, XA_PRESENT);
-	while (ctx && !refcount_inc_not_zero(&ctx->ref))
+	/* what it may see: immutable once the context is in the registry */
+	while (ctx && (!rdma_mcm_may_see(f, ctx) ||
+		       !refcount_inc_not_zero(&ctx->ref))) {
+		if (f->ctx_id && idx >= f->ctx_id) {
+			ctx = NULL;	/* the one asked for is not there */
+			break;
+		}
 		ctx = xa_find_after(&rdma_mcm_ctxs, &idx, ULONG_MAX,
 				    XA_PRESENT);
-	if (ctx && ctx->device) {
-		strscpy(name, dev_name(&ctx->device->dev), len);
-		*port_num = ctx->port_num;
-	} else {
-		name[0] = 0;
-		*port_num = 0;
 	}
+	rdma_mcm_dev_name_locked(ctx ? ctx->device : NULL, name, len);
+	*port_num = ctx && ctx->device ? ctx->port_num : 0;
 	spin_unlock(&rdma_mcm_dev_lock);
 	return ctx;
+}
+
+/**
+ * rdma_mcm_ctx_dev_name() - the name of a context's device
+ * @ctx: the context
+ * @name: set to the name, "" without a device
+ * @len: room in @name
+ *
+ * Context: any context but hard interrupt; does not sleep.
+ */
+void rdma_mcm_ctx_dev_name(struct rdma_mcm_ctx *ctx, char *name, size_t len)
+{
+	spin_lock(&rdma_mcm_dev_lock);
+	rdma_mcm_dev_name_locked(ctx->device, name, len);
+	spin_unlock(&rdma_mcm_dev_lock);
 }
 
 /**
@@ -483,10 +519,23 @@ static void rdma_mcm_ib_remove_one(struct ib_device *device, void *client_data)
 	rdma_mcm_dev_remove(device);
 }
 
+/* ib_core holds the device's name stable while it tells us the new one */
+static void rdma_mcm_ib_rename(struct ib_device *device, void *client_data)
+{
+	struct rdma_mcm_dev *dev;
+
+	spin_lock(&rdma_mcm_dev_lock);
+	dev = rdma_mcm_dev_find_in(&rdma_mcm_devs, device);
+	if (dev)
+		strscpy(dev->name, dev_name(&device->dev), sizeof(dev->name));
+	spin_unlock(&rdma_mcm_dev_lock);
+}
+
 static struct ib_client rdma_mcm_ib_client = {
 	.name   = "rdma_mcm",
 	.add    = rdma_mcm_ib_add_one,
 	.remove = rdma_mcm_ib_remove_one,
+	.rename = rdma_mcm_ib_rename,
 };
 
 /**

@@ -85,29 +85,20 @@ static struct rdma_mcm_ctx *rdma_mcm_walk_next(const struct rdma_mcm_dump_filter
 {
 	struct rdma_mcm_ctx *ctx;
 
+	cond_resched();		/* between two contexts, no lock held */
 	if (f->ctx_id && pos->ctx_id < f->ctx_id) {
 		pos->ctx_id = f->ctx_id;
 		pos->handle = 0;
 	}
-	for (;;) {
-		ctx = rdma_mcm_registry_get(pos->ctx_id, cv->dev_name,
-					    sizeof(cv->dev_name), &cv->port);
-		if (!ctx || (f->ctx_id && ctx->id != f->ctx_id)) {
-			if (ctx)
-				rdma_mcm_ctx_put(ctx);
-			pos->done = true;
-			return NULL;
-		}
-		if (ctx->id != pos->ctx_id) {
-			pos->ctx_id = ctx->id;
-			pos->handle = 0;
-		}
-		if (rdma_mcm_may_see(f, ctx))
-			break;
-		rdma_mcm_ctx_put(ctx);
-		rdma_mcm_walk_past(pos);
-		if (pos->done)
-			return NULL;
+	ctx = rdma_mcm_registry_get(pos->ctx_id, f, cv->dev_name,
+				    sizeof(cv->dev_name), &cv->port);
+	if (!ctx) {
+		pos->done = true;
+		return NULL;
+	}
+	if (ctx->id != pos->ctx_id) {
+		pos->ctx_id = ctx->id;
+		pos->handle = 0;
 	}
 	cv->ctx = ctx;
 	cv->members = 0;

@@ -547,8 +547,11 @@ void rdma_mcm_dev_remove(struct ib_device *device);
 bool rdma_mcm_dev_removing(struct ib_device *device);
 int rdma_mcm_registry_add(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx);
-struct rdma_mcm_ctx *rdma_mcm_registry_get(u32 from, char *name,
-					   size_t len, u32 *port_num);
+struct rdma_mcm_ctx *rdma_mcm_registry_get(u32 from,
+					   const struct rdma_mcm_dump_filter *f,
+					   char *name, size_t len,
+					   u32 *port_num);
+void rdma_mcm_ctx_dev_name(struct rdma_mcm_ctx *ctx, char *name, size_t len);
 int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 			    u32 port_num);
 void rdma_mcm_ctx_clear_device(struct rdma_mcm_ctx *ctx);

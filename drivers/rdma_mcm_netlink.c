@@ -190,7 +190,9 @@ static int rdma_mcm_nl_put_member(struct sk_buff *skb,
 	    nla_put_u32(skb, RDMA_MCM_A_REJOINS, mb->rejoins) ||
 	    nla_put_u32(skb, RDMA_MCM_A_QUEUED, rdma_mcm_member_queued(mb)))
 		return -EMSGSIZE;
-	if (mb->qp_attached && nla_put_flag(skb, RDMA_MCM_A_QP_ATTACHED))
+	/* changed under the context's mutex, not its lock: a snapshot */
+	if (data_race(mb->qp_attached) &&
+	    nla_put_flag(skb, RDMA_MCM_A_QP_ATTACHED))
 		return -EMSGSIZE;
 	if (mb->have_join &&
 	    (nla_put(skb, RDMA_MCM_A_MGID, sizeof(mb->mgid), &mb->mgid) ||

@@ -62,7 +62,7 @@ struct rdma_mcm_uctx *rdma_mcm_uctx_alloc(void)
 	struct rdma_mcm_uctx *uctx;
 
 	uctx = rdma_mcm_fail_alloc() ? NULL :
-	       kzalloc(sizeof(*uctx), GFP_KERNEL_ACCOUNT);
+	       kzalloc_obj(*uctx, GFP_KERNEL_ACCOUNT);
 	if (!uctx)
 		return NULL;
 	INIT_LIST_HEAD(&uctx->members);
@@ -121,7 +121,7 @@ static int rdma_mcm_cdev_open(struct inode *inode, struct file *filp)
 	if (IS_ERR(user))
 		return PTR_ERR(user);
 	file = rdma_mcm_fail_alloc() ? NULL :
-	       kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);
+	       kzalloc_obj(*file, GFP_KERNEL_ACCOUNT);
 	if (!file) {
 		rdma_mcm_user_put(user);
 		return -ENOMEM;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * rdma_mcm: the one place for differences between supported kernels
- * (Debian's 6.1 and 6.12).
+ * (Debian's 6.1 and 6.12, Debian unstable's 7.2). Each shim names the
+ * kernel that brought the interface; newer kernels use their own.
  */
 #ifndef _RDMA_MCM_COMPAT_H
 #define _RDMA_MCM_COMPAT_H
 
 #include <linux/slab.h>
+#include <linux/timer.h>
 
 /*
  * SLAB_NO_MERGE (6.4) keeps the membership cache visible under its own
@@ -15,6 +17,32 @@
  */
 #ifndef SLAB_NO_MERGE
 #define SLAB_NO_MERGE 0
+#endif
+
+/*
+ * kmalloc_obj() and kzalloc_obj() (7.0): an allocation sized and typed by
+ * the object it is for, which 7.x's checkpatch asks for. Before 7.0 they
+ * are the sizeof() forms, typed like 7.0's: the result converts only to a
+ * pointer to the object's type. rdma_mcm always passes the GFP flags (most of
+ * its allocations are GFP_KERNEL_ACCOUNT), so 7.0's default of GFP_KERNEL
+ * when they are left out is not needed here.
+ */
+#ifndef kmalloc_obj
+#define kmalloc_obj(OBJ, GFP) \
+	({ typeof(OBJ) *__obj = kmalloc(sizeof(OBJ), GFP); __obj; })
+#endif
+#ifndef kzalloc_obj
+#define kzalloc_obj(OBJ, GFP) \
+	({ typeof(OBJ) *__obj = kzalloc(sizeof(OBJ), GFP); __obj; })
+#endif
+
+/*
+ * timer_container_of() (6.16) is from_timer() renamed; 7.x has only the
+ * new name. (timer_delete_sync(), 6.2, needs no shim: only the KUnit
+ * suites use it, and they build on 6.12 and later.)
+ */
+#ifndef timer_container_of
+#define timer_container_of(var, timer, field) from_timer(var, timer, field)
 #endif
 
 #endif /* _RDMA_MCM_COMPAT_H */

@@ -199,7 +199,7 @@ struct rdma_mcm_counters *rdma_mcm_dev_counters(const char *name)
 	if (rdma_mcm_nr_dev_counters >= RDMA_MCM_DEV_COUNTERS_MAX)
 		goto out;
 	/* the module's, not the first opener's: not charged to a memcg */
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	d = kzalloc_obj(*d, GFP_KERNEL);
 	if (!d)
 		goto out;
 	strscpy(d->name, name, sizeof(d->name));

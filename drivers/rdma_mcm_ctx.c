@@ -288,7 +288,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 		       RDMA_MCM_OPEN_DIRECT | RDMA_MCM_OPEN_USER)))
 		return ERR_PTR(-EINVAL);
 	ctx = rdma_mcm_fail_alloc() ? NULL :
-	      kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	      kzalloc_obj(*ctx, GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 	ret = rdma_mcm_src_parse(src, rdma_mcm_sockaddr_len(src), &ctx->src);

@@ -136,7 +136,7 @@ int rdma_mcm_dev_add(struct ib_device *device)
 	spin_unlock(&rdma_mcm_dev_lock);
 	kfree(old);
 
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	dev = kzalloc_obj(*dev, GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
 	dev->device = device;

@@ -68,6 +68,7 @@
 #include <rdma/rdma_cm.h>
 #include <rdma/rdma_mcm.h>
 
+#include "rdma_mcm_compat.h"
 #include "rdma_mcm_observe.h"
 
 struct dentry;

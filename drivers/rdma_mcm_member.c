@@ -188,7 +188,7 @@ struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx)
 	if (rdma_mcm_fail_alloc())
 		return NULL;
 	old = set_active_memcg(ctx->memcg);
-	ah = kmalloc(sizeof(*ah), GFP_KERNEL_ACCOUNT);
+	ah = kmalloc_obj(*ah, GFP_KERNEL_ACCOUNT);
 	set_active_memcg(old);
 	return ah;
 }

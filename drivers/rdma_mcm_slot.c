@@ -125,7 +125,7 @@ int rdma_mcm_slot_probe(struct rdma_mcm_ctx *ctx)
 	int ret;
 
 	lockdep_assert_held(&ctx->mutex);
-	slot = kzalloc(sizeof(*slot), GFP_KERNEL_ACCOUNT);
+	slot = kzalloc_obj(*slot, GFP_KERNEL_ACCOUNT);
 	if (!slot)
 		return -ENOMEM;
 	slot->ctx = ctx;
@@ -167,7 +167,7 @@ struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx)
 
 	lockdep_assert_held(&ctx->mutex);
 	slot = rdma_mcm_fail_alloc() ? NULL :
-	       kzalloc(sizeof(*slot), GFP_KERNEL_ACCOUNT);
+	       kzalloc_obj(*slot, GFP_KERNEL_ACCOUNT);
 	if (!slot)
 		return ERR_PTR(-ENOMEM);
 	slot->ctx = ctx;

@@ -101,7 +101,7 @@ static struct rdma_mcm_user *__rdma_mcm_user_get(struct user_namespace *ns,
 			return parent;
 	}
 	user = rdma_mcm_fail_alloc() ? NULL :
-	       kzalloc(sizeof(*user), GFP_KERNEL_ACCOUNT);
+	       kzalloc_obj(*user, GFP_KERNEL_ACCOUNT);
 	if (!user) {
 		__rdma_mcm_user_put(parent);
 		return ERR_PTR(-ENOMEM);

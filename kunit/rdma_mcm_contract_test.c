@@ -334,7 +334,7 @@ struct mcm_softirq {
 
 static void mcm_softirq_fn(struct timer_list *timer)
 {
-	struct mcm_softirq *s = from_timer(s, timer, timer);
+	struct mcm_softirq *s = timer_container_of(s, timer, timer);
 	struct rdma_mcm_member_info infos[2];
 	u32 next;
 
@@ -353,25 +353,29 @@ static void mcm_softirq_fn(struct timer_list *timer)
 static void mcm_query_list_from_softirq(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
-	struct mcm_softirq s = { .ctx = mcm_open(test) };
+	struct mcm_softirq *s;
 
-	init_completion(&s.done);
-	s.handle = mcm_join(test, s.ctx, MCM_GROUP(3), NULL,
-			    RDMA_MCM_FULLMEMBER);
+	/* on the heap: destroy_timer_on_stack() was renamed in 6.16 */
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->ctx = mcm_open(test);
+	init_completion(&s->done);
+	s->handle = mcm_join(test, s->ctx, MCM_GROUP(3), NULL,
+			     RDMA_MCM_FULLMEMBER);
 	mcm_fake_complete_all(t->fake);
 	rdma_mcm_flush();
-	timer_setup_on_stack(&s.timer, mcm_softirq_fn, 0);
-	mod_timer(&s.timer, jiffies + 1);
-	wait_for_completion(&s.done);
-	del_timer_sync(&s.timer);
-	destroy_timer_on_stack(&s.timer);
-	KUNIT_EXPECT_TRUE(test, s.in_softirq);
-	KUNIT_EXPECT_EQ(test, s.query_ret, 0);
-	KUNIT_EXPECT_EQ(test, s.info.state, RDMA_MCM_JOINED);
-	KUNIT_EXPECT_EQ(test, s.listed, 1);
+	timer_setup(&s->timer, mcm_softirq_fn, 0);
+	mod_timer(&s->timer, jiffies + 1);
+	wait_for_completion(&s->done);
+	timer_delete_sync(&s->timer);
+	KUNIT_EXPECT_TRUE(test, s->in_softirq);
+	KUNIT_EXPECT_EQ(test, s->query_ret, 0);
+	KUNIT_EXPECT_EQ(test, s->info.state, RDMA_MCM_JOINED);
+	KUNIT_EXPECT_EQ(test, s->listed, 1);
 	/* and in process context again, after the softirq use */
-	KUNIT_EXPECT_EQ(test, mcm_state(test, s.ctx, s.handle), RDMA_MCM_JOINED);
-	rdma_mcm_close(s.ctx);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, s->ctx, s->handle),
+			RDMA_MCM_JOINED);
+	rdma_mcm_close(s->ctx);
 }
 
 static struct kunit_case rdma_mcm_contract_cases[] = {

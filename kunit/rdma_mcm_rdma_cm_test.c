@@ -104,11 +104,20 @@ static void rdma_cm_bind_address_without_rdma_device(struct kunit *test)
 	test_bind_fails(test, TEST_DUMMY_ADDR, -ENODEV);
 }
 
+/*
+ * Found by its netdev, not its name: ib_device_get_by_name() is gone in
+ * 7.x, ib_device_get_by_netdev() is in every kernel the suites build on.
+ */
 static void test_rxe_remove(void *unused)
 {
+	struct net_device *ndev;
 	struct ib_device *ibdev;
 
-	ibdev = ib_device_get_by_name(TEST_RXE_NAME, RDMA_DRIVER_RXE);
+	ndev = dev_get_by_name(&init_net, TEST_DUMMY_IFNAME);
+	if (!ndev)
+		return;
+	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	dev_put(ndev);
 	if (ibdev)
 		ib_unregister_device_and_put(ibdev);
 }
@@ -166,6 +175,8 @@ static bool test_igmp_joined(struct kunit *test, const char *group)
 	return joined;
 }
 
+#define TEST_ULP_MAX_LEFT	32
+
 struct test_ulp {
 	struct completion joined;
 	int nr_joined;
@@ -173,12 +184,33 @@ struct test_ulp {
 	int last_status;
 	u32 qkey;
 	union ib_gid mgid;
+	/* handles whose leave has returned, and callbacks that came later */
+	u32 left[TEST_ULP_MAX_LEFT];
+	int nr_left;
+	int nr_late;
 };
+
+/* After rdma_mcm_leave(@h) returned: no callback for @h may follow. */
+static void test_ulp_left(struct test_ulp *ulp, u32 h)
+{
+	if (ulp->nr_left < TEST_ULP_MAX_LEFT) {
+		ulp->left[ulp->nr_left] = h;
+		/* the handle is in left[] before a callback can count it */
+		smp_store_release(&ulp->nr_left, ulp->nr_left + 1);
+	}
+}
 
 static void test_ulp_joined(void *priv, const struct rdma_mcm_join_info *info)
 {
 	struct test_ulp *ulp = priv;
+	int i, n;
 
+	/* pairs with test_ulp_left(): left[0..n) is written */
+	n = smp_load_acquire(&ulp->nr_left);
+
+	for (i = 0; i < n; i++)
+		if (ulp->left[i] == info->handle)
+			ulp->nr_late++;
 	ulp->nr_joined++;
 	ulp->qkey = info->qkey;
 	ulp->mgid = info->mgid;
@@ -284,12 +316,20 @@ static void mcm_real_join_and_leave(struct kunit *test)
 	test_live_objects_zero(test);
 }
 
-/* Join and leave at once: no joined callback ever, no IGMP left behind. */
+/*
+ * Join and leave at once: whatever the join delivered before the leave
+ * returned, nothing comes after it, and no IGMP membership is left behind.
+ * rdma_cm completes a RoCE join from its workqueue, which may run before
+ * rdma_mcm_join() even returns (on 7.2's UML it always does; on 6.12's it
+ * never does), so the test asserts that no callback names a handle whose
+ * leave has returned, and that the count does not grow after the last
+ * leave, not how many joins completed first.
+ */
 static void mcm_real_leave_cancels_join(struct kunit *test)
 {
 	struct rdma_mcm_ctx *ctx;
 	struct test_ulp ulp;
-	int i;
+	int i, joined_at_leave = 0;
 
 	test_rxe_add(test);
 	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
@@ -298,10 +338,15 @@ static void mcm_real_leave_cancels_join(struct kunit *test)
 		u32 h = test_ulp_join(test, ctx, TEST_GROUP);
 
 		KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+		test_ulp_left(&ulp, h);
+		joined_at_leave = ulp.nr_joined;
 	}
 	msleep(200);	/* room for an event that should not come */
 	rdma_mcm_flush();
-	KUNIT_EXPECT_EQ(test, ulp.nr_joined, 0);
+	kunit_info(test, "%d of 20 joins completed before their leave\n",
+		   joined_at_leave);
+	KUNIT_EXPECT_EQ(test, ulp.nr_late, 0);
+	KUNIT_EXPECT_EQ(test, ulp.nr_joined, joined_at_leave);
 	KUNIT_EXPECT_EQ(test, ulp.nr_errors, 0);
 	KUNIT_EXPECT_FALSE(test, test_igmp_joined(test, TEST_GROUP));
 	rdma_mcm_close(ctx);

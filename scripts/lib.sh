@@ -15,7 +15,7 @@ die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 # kernel_abi NAME: the Debian ABI name pinned for a short kernel name.
 kernel_abi() {
 	local name abi
-	while read -r name abi; do
+	while read -r name abi _; do
 		case $name in ''|'#'*) continue ;; esac
 		if [ "$name" = "$1" ]; then
 			echo "$abi"
@@ -28,6 +28,62 @@ kernel_abi() {
 # kernel_names: every short kernel name, in file order.
 kernel_names() {
 	awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$RDMA_MCM_ROOT/scripts/kernels"
+}
+
+# kernel_suite NAME: the Debian suite whose archive ships kernel NAME (the
+# optional third column of scripts/kernels; the host's own, bookworm, when
+# absent). A kernel of another suite is fetched and built in that suite's
+# root (scripts/suite-root), never with the host's tools.
+kernel_suite() {
+	local name abi suite
+	while read -r name abi suite; do
+		case $name in ''|'#'*) continue ;; esac
+		if [ "$name" = "$1" ]; then
+			echo "${suite:-bookworm}"
+			return 0
+		fi
+	done < "$RDMA_MCM_ROOT/scripts/kernels"
+	die "unknown kernel '$1' (known: $(kernel_names | tr '\n' ' '))"
+}
+
+# in_root ROOT "DIR..." CMD...: run CMD chrooted in ROOT, in a mount
+# namespace of its own in which each DIR of the host is bind-mounted at the
+# same path inside (so paths printed inside are valid outside), with /proc,
+# /dev and the host's resolv.conf. The mounts end with the command.
+in_root() {
+	local root=$1 binds=$2
+	shift 2
+	unshare --mount --propagation private -- bash -euc '
+		root=$1 binds=$2
+		shift 2
+		for d in $binds; do
+			mkdir -p "$root$d"
+			mount --bind "$d" "$root$d"
+		done
+		mount -t proc proc "$root/proc"
+		mount --bind /dev "$root/dev"
+		if [ -f /etc/resolv.conf ]; then
+			touch "$root/etc/resolv.conf"
+			mount --bind /etc/resolv.conf "$root/etc/resolv.conf"
+		fi
+		exec chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LC_ALL=C.UTF-8 "$@"' in_root "$root" "$binds" "$@"
+}
+
+# suite_apt SUITE DIR CMD...: run CMD (apt-cache, apt-get download) with the
+# package lists of SUITE, in DIR (none: "") - the host's own apt for
+# bookworm, else chrooted in SUITE's root (scripts/suite-root, made once),
+# with DIR bind-mounted there.
+suite_apt() {
+	local suite=$1 dir=$2 sroot
+	shift 2
+	if [ "$suite" = bookworm ]; then
+		(cd "${dir:-/}" && "$@")
+		return
+	fi
+	sroot=$("$RDMA_MCM_ROOT/scripts/suite-root" "$suite") || return 1
+	in_root "$sroot" "$dir" sh -c 'cd "${1:-/}" && shift && exec "$@"' \
+		suite_apt "$dir" "$@"
 }
 
 # kernel_dir NAME: where the unpacked image and headers of NAME live.

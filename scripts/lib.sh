@@ -46,28 +46,46 @@ kernel_suite() {
 	die "unknown kernel '$1' (known: $(kernel_names | tr '\n' ' '))"
 }
 
-# in_root ROOT "DIR..." CMD...: run CMD chrooted in ROOT, in a mount
-# namespace of its own in which each DIR of the host is bind-mounted at the
-# same path inside (so paths printed inside are valid outside), with /proc,
-# /dev and the host's resolv.conf. The mounts end with the command.
+# in_root ROOT DIR CMD...: run CMD chrooted in ROOT, in a mount namespace
+# of its own in which the host's DIR (none: "") is bind-mounted at the same
+# path inside (so paths printed inside are valid outside), with /proc, /dev
+# and the host's resolv.conf (read-only). The mounts end with the command;
+# the directories made in ROOT for DIR are removed after it.
 in_root() {
-	local root=$1 binds=$2
+	local root=$1 dir=$2
 	shift 2
 	unshare --mount --propagation private -- bash -euc '
-		root=$1 binds=$2
+		root=$1 dir=$2
 		shift 2
-		for d in $binds; do
-			mkdir -p "$root$d"
-			mount --bind "$d" "$root$d"
-		done
+		top=
+		if [ -n "$dir" ]; then
+			# the highest directory of $dir that ROOT lacks
+			top=$dir
+			while [ "$top" != / ] && [ ! -e "$root$(dirname "$top")" ]; do
+				top=$(dirname "$top")
+			done
+			[ -e "$root$top" ] && top=
+			mkdir -p "$root$dir"
+			mount --bind "$dir" "$root$dir"
+		fi
 		mount -t proc proc "$root/proc"
 		mount --bind /dev "$root/dev"
 		if [ -f /etc/resolv.conf ]; then
-			touch "$root/etc/resolv.conf"
+			[ -e "$root/etc/resolv.conf" ] || : > "$root/etc/resolv.conf"
 			mount --bind /etc/resolv.conf "$root/etc/resolv.conf"
+			mount -o remount,bind,ro "$root/etc/resolv.conf"
 		fi
-		exec chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LC_ALL=C.UTF-8 "$@"' in_root "$root" "$binds" "$@"
+		rc=0
+		chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LC_ALL=C.UTF-8 "$@" || rc=$?
+		if [ -n "$top" ]; then
+			umount "$root$dir"
+			d=$dir
+			while rmdir "$root$d" 2>/dev/null && [ "$d" != "$top" ]; do
+				d=$(dirname "$d")
+			done
+		fi
+		exit "$rc"' in_root "$root" "$dir" "$@"
 }
 
 # suite_apt SUITE DIR CMD...: run CMD (apt-cache, apt-get download) with the
@@ -84,6 +102,21 @@ suite_apt() {
 	sroot=$("$RDMA_MCM_ROOT/scripts/suite-root" "$suite") || return 1
 	in_root "$sroot" "$dir" sh -c 'cd "${1:-/}" && shift && exec "$@"' \
 		suite_apt "$dir" "$@"
+}
+
+# kunit_kernels: one kernel name per kernel source (X.Y) the bench has from
+# 6.12 on, in file order: the trees KUnit and lint use (linux-source-X.Y).
+# KUnit needs 6.12's (kunit_add_action(), static stubs); flavours of one
+# version share its source.
+kunit_kernels() {
+	local name xy seen=" "
+	for name in $(kernel_names); do
+		xy=$(kernel_abi "$name" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
+		case $seen in *" $xy "*) continue ;; esac
+		seen+="$xy "
+		[ "$(printf '%s\n' 6.12 "$xy" | sort -V | head -n 1)" = 6.12 ] &&
+			echo "$name"
+	done
 }
 
 # kernel_dir NAME: where the unpacked image and headers of NAME live.

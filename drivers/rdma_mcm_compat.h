@@ -20,12 +20,13 @@
 #endif
 
 /*
- * kmalloc_obj() and kzalloc_obj() (7.0): an allocation sized and typed by
- * the object it is for, which 7.x's checkpatch asks for. Before 7.0 they
- * are the sizeof() forms, typed like 7.0's: the result converts only to a
- * pointer to the object's type. rdma_mcm always passes the GFP flags (most of
- * its allocations are GFP_KERNEL_ACCOUNT), so 7.0's default of GFP_KERNEL
- * when they are left out is not needed here.
+ * kmalloc_obj() and kzalloc_obj() (7.0, and stable 6.12.97, so Debian's
+ * 6.12 has them): an allocation sized and typed by the object it is for,
+ * which 7.x's checkpatch asks for. On 6.1 they are the sizeof() forms,
+ * typed like the kernel's: the result converts only to a pointer to the
+ * object's type. rdma_mcm always passes the GFP flags (most of its
+ * allocations are GFP_KERNEL_ACCOUNT), so the kernel's default of
+ * GFP_KERNEL when they are left out is not needed here.
  */
 #ifndef kmalloc_obj
 #define kmalloc_obj(OBJ, GFP) \
@@ -38,8 +39,8 @@
 
 /*
  * timer_container_of() (6.16) is from_timer() renamed; 7.x has only the
- * new name. (timer_delete_sync(), 6.2, needs no shim: only the KUnit
- * suites use it, and they build on 6.12 and later.)
+ * new name, 6.1 and 6.12 only the old. (timer_delete_sync() needs no shim:
+ * 6.2 has it, and so does Debian's 6.1 from stable.)
  */
 #ifndef timer_container_of
 #define timer_container_of(var, timer, field) from_timer(var, timer, field)

@@ -214,12 +214,14 @@ static void mcm_leave_purges_queued_join_event(struct kunit *test)
 	t->rec.on_joined = MCM_ACT_BLOCK;
 	blocker = mcm_join(test, ctx, MCM_GROUP(6), NULL, RDMA_MCM_FULLMEMBER);
 	h = mcm_join(test, ctx, MCM_GROUP(5), NULL, RDMA_MCM_FULLMEMBER);
-	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(6)), 0,
-			  false);
+	KUNIT_ASSERT_TRUE(test, mcm_fake_complete(t->fake,
+						  mcm_fake_join_of(test, MCM_GROUP(6)),
+						  0, false));
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->rec.block_entered,
 							  10 * HZ), 0UL);
-	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(5)), 0,
-			  false);
+	KUNIT_ASSERT_TRUE(test, mcm_fake_complete(t->fake,
+						  mcm_fake_join_of(test, MCM_GROUP(5)),
+						  0, false));
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
 	t->rec.on_joined = MCM_ACT_NONE;
 	complete_all(&t->rec.block_release);

@@ -12,17 +12,26 @@ step() { printf '==> %s\n' "$*" >&2; }
 info() { printf '    %s\n' "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# kernel_abi NAME: the Debian ABI name pinned for a short kernel name.
-kernel_abi() {
-	local name abi
-	while read -r name abi _; do
+# kernel_line NAME: the fields of NAME's line in scripts/kernels.
+kernel_line() {
+	local name rest
+	while read -r name rest; do
 		case $name in ''|'#'*) continue ;; esac
 		if [ "$name" = "$1" ]; then
-			echo "$abi"
+			echo "$name $rest"
 			return 0
 		fi
 	done < "$RDMA_MCM_ROOT/scripts/kernels"
 	die "unknown kernel '$1' (known: $(kernel_names | tr '\n' ' '))"
+}
+
+# kernel_abi NAME: the Debian ABI name pinned for a short kernel name.
+kernel_abi() {
+	local line
+	line=$(kernel_line "$1") || exit 1
+	# shellcheck disable=SC2086 # the fields, split
+	set -- $line
+	echo "$2"
 }
 
 # kernel_names: every short kernel name, in file order.
@@ -35,15 +44,11 @@ kernel_names() {
 # absent). A kernel of another suite is fetched and built in that suite's
 # root (scripts/suite-root), never with the host's tools.
 kernel_suite() {
-	local name abi suite
-	while read -r name abi suite; do
-		case $name in ''|'#'*) continue ;; esac
-		if [ "$name" = "$1" ]; then
-			echo "${suite:-bookworm}"
-			return 0
-		fi
-	done < "$RDMA_MCM_ROOT/scripts/kernels"
-	die "unknown kernel '$1' (known: $(kernel_names | tr '\n' ' '))"
+	local line
+	line=$(kernel_line "$1") || exit 1
+	# shellcheck disable=SC2086 # the fields, split
+	set -- $line
+	echo "${3:-bookworm}"
 }
 
 # in_root ROOT DIR CMD...: run CMD chrooted in ROOT, in a mount namespace

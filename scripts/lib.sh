@@ -5,6 +5,7 @@
 
 RDMA_MCM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RDMA_MCM_CACHE=${RDMA_MCM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma_mcm}
+case $RDMA_MCM_CACHE in /*) ;; *) RDMA_MCM_CACHE=$PWD/$RDMA_MCM_CACHE ;; esac
 export RDMA_MCM_ROOT RDMA_MCM_CACHE
 
 # Progress lines go to stderr so that stdout stays parseable.
@@ -15,7 +16,7 @@ die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 # kernel_line NAME: the fields of NAME's line in scripts/kernels.
 kernel_line() {
 	local name rest
-	while read -r name rest; do
+	while read -r name rest || [ -n "$name" ]; do
 		case $name in ''|'#'*) continue ;; esac
 		if [ "$name" = "$1" ]; then
 			echo "$name $rest"
@@ -52,27 +53,31 @@ kernel_suite() {
 }
 
 # in_root ROOT DIR CMD...: run CMD chrooted in ROOT, in a mount namespace
-# of its own in which the host's DIR (none: "") is bind-mounted at the same
-# path inside (so paths printed inside are valid outside), with /proc, /dev
-# and the host's resolv.conf (read-only). The mounts end with the command;
-# the directories made in ROOT for DIR are removed after it.
+# of its own in which the host's DIR (absolute; none: "") is bind-mounted at
+# the same path inside (so paths printed inside are valid outside), with
+# /proc, /dev and the host's resolv.conf (read-only). The mounts end with
+# the command, however it ends; the directories made in ROOT for DIR are
+# removed after it. A shared lock on the roots keeps scripts/suite-root
+# from removing ROOT meanwhile.
 in_root() {
-	local root=$1 dir=$2
+	local root=$1 dir=$2 top= d rc=0
 	shift 2
-	unshare --mount --propagation private -- bash -euc '
+	if [ -n "$dir" ]; then
+		case $dir in /*) ;; *) die "in_root: $dir is not absolute" ;; esac
+		# the highest directory of $dir that ROOT lacks
+		top=$dir
+		while [ "$top" != / ] && [ ! -e "$root$(dirname "$top")" ]; do
+			top=$(dirname "$top")
+		done
+		[ -e "$root$top" ] && top=
+		mkdir -p "$root$dir"
+	fi
+	mkdir -p "$RDMA_MCM_CACHE/roots"
+	flock -s "$RDMA_MCM_CACHE/roots/.use.lock" \
+		unshare --mount --propagation private -- bash -euc '
 		root=$1 dir=$2
 		shift 2
-		top=
-		if [ -n "$dir" ]; then
-			# the highest directory of $dir that ROOT lacks
-			top=$dir
-			while [ "$top" != / ] && [ ! -e "$root$(dirname "$top")" ]; do
-				top=$(dirname "$top")
-			done
-			[ -e "$root$top" ] && top=
-			mkdir -p "$root$dir"
-			mount --bind "$dir" "$root$dir"
-		fi
+		[ -z "$dir" ] || mount --bind "$dir" "$root$dir"
 		mount -t proc proc "$root/proc"
 		mount --bind /dev "$root/dev"
 		if [ -f /etc/resolv.conf ]; then
@@ -80,17 +85,17 @@ in_root() {
 			mount --bind /etc/resolv.conf "$root/etc/resolv.conf"
 			mount -o remount,bind,ro "$root/etc/resolv.conf"
 		fi
-		rc=0
-		chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LC_ALL=C.UTF-8 "$@" || rc=$?
-		if [ -n "$top" ]; then
-			umount "$root$dir"
-			d=$dir
-			while rmdir "$root$d" 2>/dev/null && [ "$d" != "$top" ]; do
-				d=$(dirname "$d")
-			done
-		fi
-		exit "$rc"' in_root "$root" "$dir" "$@"
+		exec chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LC_ALL=C.UTF-8 "$@"' in_root "$root" "$dir" "$@" ||
+		rc=$?
+	# the namespace is gone with its mounts: only empty directories here
+	if [ -n "$top" ]; then
+		d=$dir
+		while rmdir "$root$d" 2>/dev/null && [ "$d" != "$top" ]; do
+			d=$(dirname "$d")
+		done
+	fi
+	return "$rc"
 }
 
 # suite_apt SUITE DIR CMD...: run CMD (apt-cache, apt-get download) with the
@@ -119,9 +124,11 @@ kunit_kernels() {
 		xy=$(kernel_abi "$name" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
 		case $seen in *" $xy "*) continue ;; esac
 		seen+="$xy "
-		[ "$(printf '%s\n' 6.12 "$xy" | sort -V | head -n 1)" = 6.12 ] &&
+		if [ "$(printf '%s\n' 6.12 "$xy" | sort -V | head -n 1)" = 6.12 ]; then
 			echo "$name"
+		fi
 	done
+	return 0
 }
 
 # kernel_dir NAME: where the unpacked image and headers of NAME live.

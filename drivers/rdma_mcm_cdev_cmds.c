@@ -205,35 +205,106 @@ static int rdma_mcm_cmd_query_ctx(struct rdma_mcm_ufile *file,
 
 /* ------------------------------------------------------------ memberships */
 
-static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
-			    struct rdma_mcm_uctx *uctx, u64 cookie,
-			    u32 join_flags, const u8 *addr, u32 addr_len,
-			    u32 *handle)
+/* An array's entry size: from the entry's first version up to a page. */
+static int rdma_mcm_check_entry_size(u32 entry_size, size_t ver0)
 {
-	enum rdma_mcm_join_type type;
+	if (entry_size < ver0)
+		return -EINVAL;
+	if (entry_size > RDMA_MCM_MAX_ENTRY_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/* What JOIN, or one entry of BATCH_JOIN, asks for */
+struct rdma_mcm_join_args {
+	u64 cookie;
+	u32 join_flags;
+	u32 addr_len;
+	const u8 *addr;
+	u64 sources;
+	u32 nr_sources;
+	u32 source_size;
+};
+
+/*
+ * A join's sources, from the caller's array of struct rdma_mcm_source (of
+ * any size from its first version's up, as copy_struct_from_user() takes
+ * them): *@out is a kfree()able array of @j->nr_sources sockaddrs, or
+ * NULL for none. The manager checks what they are.
+ */
+static int rdma_mcm_usources(const struct rdma_mcm_join_args *j,
+			     struct sockaddr_storage **out)
+{
+	u8 __user *p = u64_to_user_ptr(j->sources);
+	struct rdma_mcm_source src;
+	struct sockaddr_storage *ss;
+	union rdma_mcm_addr a;
+	u32 i;
+	int ret;
+
+	*out = NULL;
+	if (!j->nr_sources)
+		return 0;
+	if (j->nr_sources > RDMA_MCM_MAX_SOURCES)
+		return -EINVAL;
+	ret = rdma_mcm_check_entry_size(j->source_size,
+					RDMA_MCM_SOURCE_SIZE_VER0);
+	if (ret)
+		return ret;
+	ss = rdma_mcm_fail_alloc() ? NULL :
+	     kcalloc(j->nr_sources, sizeof(*ss), GFP_KERNEL_ACCOUNT);
+	if (!ss)
+		return -ENOMEM;
+	for (i = 0; i < j->nr_sources; i++) {
+		ret = copy_struct_from_user(&src, sizeof(src),
+					    p + (size_t)i * j->source_size,
+					    j->source_size);
+		if (!ret && src.reserved)
+			ret = -EINVAL;
+		if (!ret)
+			ret = rdma_mcm_uaddr_parse(src.addr, src.addr_len, &a);
+		if (ret) {
+			kfree(ss);
+			return ret;
+		}
+		rdma_mcm_addr_to_storage(&a, &ss[i]);
+	}
+	*out = ss;
+	return 0;
+}
+
+static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
+			    struct rdma_mcm_uctx *uctx,
+			    const struct rdma_mcm_join_args *j, u32 *handle)
+{
+	struct rdma_mcm_join_req req = {};
+	struct sockaddr_storage *sources;
 	union rdma_mcm_addr group;
 	struct rdma_mcm_umember *um;
 	int ret;
 
-	switch (join_flags) {
+	switch (j->join_flags) {
 	case RDMA_MCM_JOIN_FULLMEMBER:
-		type = RDMA_MCM_FULLMEMBER;
+		req.join_type = RDMA_MCM_FULLMEMBER;
 		break;
 	case RDMA_MCM_JOIN_SENDONLY_FULLMEMBER:
-		type = RDMA_MCM_SENDONLY_FULLMEMBER;
+		req.join_type = RDMA_MCM_SENDONLY_FULLMEMBER;
 		break;
 	default:
 		ret = -EINVAL;
 		goto err_count;
 	}
-	ret = rdma_mcm_uaddr_parse(addr, addr_len, &group);
+	ret = rdma_mcm_uaddr_parse(j->addr, j->addr_len, &group);
+	if (ret)
+		goto err_count;
+	ret = rdma_mcm_usources(j, &sources);
 	if (ret)
 		goto err_count;
 	ret = rdma_mcm_file_charge(file, file->nr_members,
 				   READ_ONCE(rdma_mcm_max_memberships), -ENOBUFS,
 				   RDMA_MCM_USER_MEMBERSHIPS);
 	if (ret)
-		goto err_count;
+		goto err_count_free;
 
 	um = rdma_mcm_umember_alloc();
 	if (!um) {
@@ -242,14 +313,18 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 		goto err_uncharge;
 	}
 	um->uctx = uctx;
-	um->cookie = cookie;
-	um->join_flags = join_flags;
+	um->cookie = j->cookie;
+	um->join_flags = j->join_flags;
 	um->joined.type = RDMA_MCM_EVENT_JOINED;
 	um->error.type = RDMA_MCM_EVENT_ERROR;
 	um->rejoining.type = RDMA_MCM_EVENT_REJOINING;
 	um->rejoined.type = RDMA_MCM_EVENT_REJOINED;
-	ret = rdma_mcm_join(uctx->ctx, (struct sockaddr *)&group, type, NULL,
-			    um, handle);
+	req.group = (struct sockaddr *)&group;
+	req.context = um;
+	req.sources = sources;
+	req.nr_sources = j->nr_sources;
+	ret = rdma_mcm_join_ex(uctx->ctx, &req, handle);
+	kfree(sources);
 	if (ret)
 		goto err_free;
 	list_add_tail(&um->node, &uctx->members);
@@ -257,11 +332,13 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	return 0;
 
 err_free:
-	rdma_mcm_umember_free(um);	/* rdma_mcm_join() counted it */
+	rdma_mcm_umember_free(um);	/* rdma_mcm_join_ex() counted it */
 err_uncharge:
 	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS);
 	return ret;
 
+err_count_free:
+	kfree(sources);
 err_count:
 	/* refused before the manager saw it: counted here */
 	rdma_mcm_count_join_failed(uctx->ctx, ret);
@@ -307,11 +384,16 @@ static int rdma_mcm_cmd_join(struct rdma_mcm_ufile *file,
 			     struct rdma_mcm_join *arg)
 {
 	struct rdma_mcm_uctx *uctx = rdma_mcm_get_uctx(file, arg->ctx_id);
+	const struct rdma_mcm_join_args j = {
+		.cookie = arg->cookie, .join_flags = arg->join_flags,
+		.addr_len = arg->addr_len, .addr = arg->addr,
+		.sources = arg->sources, .nr_sources = arg->nr_sources,
+		.source_size = arg->source_size,
+	};
 
 	if (!uctx)
 		return -ENOENT;
-	return rdma_mcm_do_join(file, uctx, arg->cookie, arg->join_flags,
-				arg->addr, arg->addr_len, &arg->handle);
+	return rdma_mcm_do_join(file, uctx, &j, &arg->handle);
 }
 
 /* A join whose handle the caller cannot learn: leave it again. */
@@ -372,6 +454,8 @@ static void rdma_mcm_fill_member(struct rdma_mcm_ufile *file,
 	m->rejoins = info->rejoins;
 	m->last_status = info->last_status;
 	m->state_time_ns = info->state_time_ns;
+	m->nr_sources = info->nr_sources;
+	m->flags = info->joined_by_mcm ? RDMA_MCM_MEMBER_JOINED_BY_MCM : 0;
 	m->qkey = info->qkey;
 	m->mlid = info->mlid;
 	memcpy(m->mgid, info->mgid.raw, sizeof(m->mgid));
@@ -398,16 +482,6 @@ static int rdma_mcm_cmd_query(struct rdma_mcm_ufile *file,
 	if (ret)
 		return ret;
 	rdma_mcm_fill_member(file, &info, &arg->member);
-	return 0;
-}
-
-/* An array's entry size: from the entry's first version up to a page. */
-static int rdma_mcm_check_entry_size(u32 entry_size, size_t ver0)
-{
-	if (entry_size < ver0)
-		return -EINVAL;
-	if (entry_size > RDMA_MCM_MAX_ENTRY_SIZE)
-		return -E2BIG;
 	return 0;
 }
 
@@ -487,10 +561,15 @@ static void rdma_mcm_batch_join_one(struct rdma_mcm_ufile *file,
 				    int err)
 {
 	struct rdma_mcm_join_entry *e = entry;
+	const struct rdma_mcm_join_args j = {
+		.cookie = e->cookie, .join_flags = e->join_flags,
+		.addr_len = e->addr_len, .addr = e->addr,
+		.sources = e->sources, .nr_sources = e->nr_sources,
+		.source_size = e->source_size,
+	};
 
 	if (!err)
-		err = rdma_mcm_do_join(file, uctx, e->cookie, e->join_flags,
-				       e->addr, e->addr_len, &e->handle);
+		err = rdma_mcm_do_join(file, uctx, &j, &e->handle);
 	e->result = err;
 	if (err)
 		e->handle = 0;
@@ -608,7 +687,7 @@ static int rdma_mcm_cmd_version(struct rdma_mcm_ufile *file,
 				struct rdma_mcm_version *arg)
 {
 	arg->abi_version = RDMA_MCM_ABI_VERSION;
-	arg->reserved = 0;
+	arg->features = RDMA_MCM_FEATURE_SOURCES | RDMA_MCM_FEATURE_IPV6_ROCE;
 	return 0;
 }
 
@@ -790,13 +869,22 @@ void rdma_mcm_abi_layout_check(void)
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_version) != 8);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_create_ctx) != 144);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_destroy_ctx) != 8);
-	BUILD_BUG_ON(sizeof(struct rdma_mcm_join) != 152);
+	BUILD_BUG_ON(sizeof(struct rdma_mcm_join) != 168);
+	BUILD_BUG_ON(offsetof(struct rdma_mcm_join, sources) !=
+		     RDMA_MCM_JOIN_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct rdma_mcm_source) !=
+		     RDMA_MCM_SOURCE_SIZE_VER0);
+	BUILD_BUG_ON(RDMA_MCM_SOURCE_SIZE_VER0 != 136);
+	BUILD_BUG_ON(RDMA_MCM_MAX_SOURCES != 64);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_leave) != 152);
-	BUILD_BUG_ON(sizeof(struct rdma_mcm_member) != 200);
-	BUILD_BUG_ON(sizeof(struct rdma_mcm_query) != 208);
+	BUILD_BUG_ON(sizeof(struct rdma_mcm_member) != 208);
+	BUILD_BUG_ON(offsetof(struct rdma_mcm_member, nr_sources) != 200);
+	BUILD_BUG_ON(sizeof(struct rdma_mcm_query) != 216);
 	BUILD_BUG_ON(offsetof(struct rdma_mcm_query, member) != 8);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_list) != 32);
-	BUILD_BUG_ON(sizeof(struct rdma_mcm_join_entry) != 152);
+	BUILD_BUG_ON(sizeof(struct rdma_mcm_join_entry) != 168);
+	BUILD_BUG_ON(offsetof(struct rdma_mcm_join_entry, sources) !=
+		     RDMA_MCM_JOIN_ENTRY_SIZE_VER0);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_leave_entry) != 152);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_batch) != 24);
 	BUILD_BUG_ON(sizeof(struct rdma_mcm_event) != 72);

@@ -45,6 +45,7 @@ struct workqueue_struct *rdma_mcm_wq;
 atomic_t rdma_mcm_live_contexts = ATOMIC_INIT(0);
 atomic_t rdma_mcm_live_members = ATOMIC_INIT(0);
 atomic_t rdma_mcm_live_slots = ATOMIC_INIT(0);
+atomic_t rdma_mcm_live_ipsocks = ATOMIC_INIT(0);
 
 #ifdef CONFIG_FAULT_INJECTION
 DECLARE_FAULT_ATTR(rdma_mcm_fail_alloc_attr);
@@ -63,6 +64,8 @@ static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 	WARN_ON_ONCE(!list_empty(&ctx->slots));
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->members));
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->groups));
+	/* its sockets must be gone before the namespace may be */
+	WARN_ON_ONCE(!list_empty(&ctx->ipsocks_free));
 	mutex_destroy(&ctx->mutex);
 	put_pid(ctx->owner.pid);
 	put_net(ctx->net);
@@ -315,6 +318,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	ctx->next_handle = 1;
 	INIT_LIST_HEAD(&ctx->slots);
 	INIT_LIST_HEAD(&ctx->free_slots);
+	INIT_LIST_HEAD(&ctx->ipsocks_free);
 	INIT_LIST_HEAD(&ctx->pending);
 	INIT_LIST_HEAD(&ctx->gone_node);
 	INIT_LIST_HEAD(&ctx->waiting);
@@ -554,13 +558,14 @@ void rdma_mcm_flush(void)
 
 /**
  * rdma_mcm_core_live_objects() - count the manager's live objects
- * @live: its contexts, members and slots are filled in
+ * @live: its contexts, members, slots and IGMP/MLD sockets are filled in
  */
 void rdma_mcm_core_live_objects(struct rdma_mcm_live *live)
 {
 	live->contexts = atomic_read(&rdma_mcm_live_contexts);
 	live->members = atomic_read(&rdma_mcm_live_members);
 	live->slots = atomic_read(&rdma_mcm_live_slots);
+	live->ipsocks = atomic_read(&rdma_mcm_live_ipsocks);
 }
 
 int rdma_mcm_ctx_init(void)
@@ -575,5 +580,6 @@ void rdma_mcm_ctx_exit(void)
 	destroy_workqueue(rdma_mcm_wq);
 	WARN_ON_ONCE(atomic_read(&rdma_mcm_live_contexts) ||
 		     atomic_read(&rdma_mcm_live_members) ||
-		     atomic_read(&rdma_mcm_live_slots));
+		     atomic_read(&rdma_mcm_live_slots) ||
+		     atomic_read(&rdma_mcm_live_ipsocks));
 }

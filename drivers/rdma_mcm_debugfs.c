@@ -4,8 +4,9 @@
  *
  *   live   objects alive in the module: contexts, memberships, and the
  *          rdma_cm_ids the manager holds; the char device's files, their
- *          contexts and memberships, and per-user accounts. All zero when
- *          nothing is in use; the tests check it after every run.
+ *          contexts and memberships, and per-user accounts; the kernel
+ *          sockets holding IGMP/MLD memberships. All zero when nothing is
+ *          in use; the tests check it after every run.
  *   timing the kernel time of JOIN and LEAVE ioctls and of the rdma_cm
  *          calls inside them (rdma_mcm_timing.c), for make bench
  */
@@ -26,6 +27,7 @@ static int rdma_mcm_live_show(struct seq_file *m, void *unused)
 	seq_printf(m, "files %d\nfile_contexts %d\nfile_members %d\n",
 		   live.files, live.ucontexts, live.umembers);
 	seq_printf(m, "users %d\n", live.users);
+	seq_printf(m, "ip_sockets %d\n", live.ipsocks);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rdma_mcm_live);

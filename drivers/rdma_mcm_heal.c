@@ -144,7 +144,8 @@ static void rdma_mcm_wait_insert(struct rdma_mcm_ctx *ctx,
  * @device: it waits for a device (no backoff once one is found), else for
  *	its backoff
  *
- * Detaches its QP, leaves rdma_cm's membership, gives its id's place back
+ * Detaches its QP, leaves its group (rdma_cm's membership, and what
+ * rdma_mcm holds itself: a source filter, MLD), gives its id's place back
  * and drops its address handle, then puts it on the waiting list.
  * Does nothing to a membership no longer waiting or already on the list.
  *
@@ -172,10 +173,7 @@ void rdma_mcm_wait_start(struct rdma_mcm_ctx *ctx,
 	if (mb->qp_attached)
 		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
 	mb->qp_attached = false;
-	if (mb->cm_joined && mb->slot)
-		ctx->be->leave(ctx->be, mb->slot->id,
-			       (struct sockaddr *)&mb->group);
-	mb->cm_joined = false;
+	rdma_mcm_member_unjoin(ctx, mb, true);
 	if (mb->slot)
 		rdma_mcm_slot_put(ctx, mb->slot);
 	mb->slot = NULL;

@@ -5,21 +5,29 @@
  *
  * Who does what:
  *   rdma_mcm_ctx.c      contexts: open, close, lifetime, losing the device
- *   rdma_mcm_member.c   memberships: join, leave, query, list
+ *   rdma_mcm_member.c   memberships: their tables, leave, query, list
+ *   rdma_mcm_join.c     joining: first joins, rejoins, set_qp
  *   rdma_mcm_slot.c     the rdma_cm_ids a context joins on
  *   rdma_mcm_heal.c     healing: waiting memberships, backoff, rejoins
  *   rdma_mcm_notify.c   rdma_cm events, the work, the ULP's callbacks
  *   rdma_mcm_state.c    the membership state machine
  *   rdma_mcm_device.c   RDMA devices (ib_client) and the contexts on them
  *   rdma_mcm_addr.c     address checks
+ *   rdma_mcm_ipmc.c     what rdma_cm cannot do: IPv6 groups on RoCE v2,
+ *                       source-specific joins (the memberships' IGMP/MLD
+ *                       side that rdma_mcm holds itself)
  *   rdma_mcm_rdma_cm.c  the rdma_cm and verbs calls (KUnit fakes them)
+ *   rdma_mcm_net.c      the real backend's IGMP/MLD and address handle
+ *                       calls for those (KUnit fakes them too)
  *   rdma_mcm_timing.c   kernel time of joins and leaves (make bench)
  *   rdma_mcm_observe.h  counters, tracepoints, the netlink family (and the
  *                       files behind them)
  *
  * Locking, outermost first:
  *   ctx->mutex          join, leave, close, slots, QP attach and detach,
- *                       the context's device. Held across rdma_cm calls;
+ *                       the context's device, its IGMP/MLD sockets. Held
+ *                       across rdma_cm calls and the IGMP/MLD ones (which
+ *                       take the RTNL and the socket's lock);
  *                       never taken by the rdma_cm event handler, so that
  *                       rdma_leave_multicast() and rdma_destroy_id(), which
  *                       wait for a running handler, cannot deadlock on it.
@@ -73,6 +81,7 @@
 
 struct dentry;
 struct ib_device;
+struct rdma_mcm_ipmc;
 
 /*
  * RDMA_MCM_OPEN_DIRECT: the context's ->joined() and ->rejoined() only
@@ -90,6 +99,17 @@ struct ib_device;
  */
 #define RDMA_MCM_OPEN_USER	BIT(30)
 
+/*
+ * Any address rdma_mcm keeps: 48 bytes (sockaddr_ib), not the 128 of a
+ * sockaddr_storage, in every membership.
+ */
+union rdma_mcm_addr {
+	struct sockaddr sa;
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+	struct sockaddr_ib ib;
+};
+
 /**
  * struct rdma_mcm_backend - the rdma_cm and verbs calls the manager makes
  * @create_id: rdma_create_id() with RDMA_PS_UDP and IB_QPT_UD
@@ -101,6 +121,17 @@ struct ib_device;
  * @detach: ib_detach_mcast()
  * @resolve_addr: rdma_resolve_addr() from no source to @dst (a route
  *	context); the outcome comes as ADDR_RESOLVED or ADDR_ERROR
+ * @ip_open: a kernel UDP socket of @family in @net, to hold IGMP/MLD
+ *	memberships in (*@sock)
+ * @ip_close: close it (it holds none any more)
+ * @ip_join: join @group on the netdev @ifindex through @sock: any-source
+ *	when @ipmc has no sources, else with a source filter that includes
+ *	exactly @ipmc's sources (IGMPv3 / MLDv2); -ENOBUFS when @sock holds
+ *	as many groups as it may
+ * @ip_leave: leave @group on @ifindex through @sock (all of its filter)
+ * @roce_ah: the address handle attributes for sending to the group with
+ *	MGID @mgid from @id's bound source address (its RoCE v2 GID), as
+ *	rdma_cm's MULTICAST_JOIN would carry them
  * @now_ms: a monotonic clock in milliseconds (backoff, rate limit)
  * @random: a random number below @range (backoff jitter)
  * @arm: run @ctx's rejoins in @delay_ms
@@ -131,6 +162,16 @@ struct rdma_mcm_backend {
 	int (*resolve_addr)(const struct rdma_mcm_backend *be,
 			    struct rdma_cm_id *id, struct sockaddr *dst,
 			    unsigned long timeout_ms);
+	int (*ip_open)(const struct rdma_mcm_backend *be, struct net *net,
+		       sa_family_t family, void **sock);
+	void (*ip_close)(const struct rdma_mcm_backend *be, void *sock);
+	int (*ip_join)(const struct rdma_mcm_backend *be, void *sock,
+		       int ifindex, const union rdma_mcm_addr *group,
+		       const struct rdma_mcm_ipmc *ipmc);
+	void (*ip_leave)(const struct rdma_mcm_backend *be, void *sock,
+			 int ifindex, const union rdma_mcm_addr *group);
+	int (*roce_ah)(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
+		       const union ib_gid *mgid, struct rdma_ah_attr *ah);
 	u64 (*now_ms)(const struct rdma_mcm_backend *be);
 	u32 (*random)(const struct rdma_mcm_backend *be, u32 range);
 	void (*arm)(const struct rdma_mcm_backend *be, struct rdma_mcm_ctx *ctx,
@@ -138,6 +179,19 @@ struct rdma_mcm_backend {
 };
 
 extern const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend;
+
+/* rdma_mcm_net.c: the real backend's IGMP/MLD and address handle calls */
+int rdma_mcm_net_ip_open(const struct rdma_mcm_backend *be, struct net *net,
+			 sa_family_t family, void **sock);
+void rdma_mcm_net_ip_close(const struct rdma_mcm_backend *be, void *sock);
+int rdma_mcm_net_ip_join(const struct rdma_mcm_backend *be, void *sock,
+			 int ifindex, const union rdma_mcm_addr *group,
+			 const struct rdma_mcm_ipmc *ipmc);
+void rdma_mcm_net_ip_leave(const struct rdma_mcm_backend *be, void *sock,
+			   int ifindex, const union rdma_mcm_addr *group);
+int rdma_mcm_net_roce_ah(const struct rdma_mcm_backend *be,
+			 struct rdma_cm_id *id, const union ib_gid *mgid,
+			 struct rdma_ah_attr *ah);
 
 /**
  * struct rdma_mcm_notice - a place on a context's queue of notifications
@@ -198,15 +252,51 @@ struct rdma_mcm_key {
 	u8 raw[16];
 };
 
-/*
- * Any address rdma_mcm keeps: 48 bytes (sockaddr_ib), not the 128 of a
- * sockaddr_storage, in every membership.
+/* A source of a source-specific join: 4 or 16 bytes, of its group's family */
+union rdma_mcm_ipaddr {
+	__be32 v4;
+	struct in6_addr v6;
+};
+
+/**
+ * struct rdma_mcm_ipsock - a kernel socket that holds IGMP/MLD memberships
+ * @node: entry in &rdma_mcm_ctx.ipsocks_free while it has @room
+ * @sock: the backend's socket
+ * @ifindex: the netdev its memberships are on
+ * @count: memberships it holds
+ * @room: how many more it takes (0: full, or a source filter's own)
+ *
+ * Any-source memberships share sockets (up to RDMA_MCM_IPSOCK_GROUPS, or
+ * fewer where the namespace's igmp_max_memberships says so); a source
+ * filter has a socket of its own, so that its source list is bounded by
+ * the socket's option memory alone. Protected by the context's mutex.
  */
-union rdma_mcm_addr {
-	struct sockaddr sa;
-	struct sockaddr_in in;
-	struct sockaddr_in6 in6;
-	struct sockaddr_ib ib;
+struct rdma_mcm_ipsock {
+	struct list_head node;
+	void *sock;
+	int ifindex;
+	unsigned int count;
+	unsigned int room;
+};
+
+/**
+ * struct rdma_mcm_ipmc - the IGMP/MLD side of a RoCE full membership
+ * @ipsock: the socket its membership of the group is held in; NULL while
+ *	none is held
+ * @own: rdma_mcm joined the group on the RDMA device itself, because
+ *	rdma_cm refused (an IPv6 group on RoCE v2): rdma_cm holds nothing
+ * @nr_sources: sources of a source-specific join (0: any source)
+ * @sources: their addresses
+ *
+ * Allocated with a source-specific join, or at a membership's first join
+ * that needs it, and freed with the membership. @ipsock and @own change
+ * under the context's mutex; the rest never.
+ */
+struct rdma_mcm_ipmc {
+	struct rdma_mcm_ipsock *ipsock;
+	bool own;
+	u16 nr_sources;
+	union rdma_mcm_ipaddr sources[];
 };
 
 /**
@@ -221,6 +311,8 @@ union rdma_mcm_addr {
  * @ah: the join event's address handle attributes (holding a GID table
  *	reference), kept only while its JOINED waits for the work: the
  *	callback takes them; NULL otherwise
+ * @ipmc: the IGMP/MLD side rdma_mcm holds itself, or NULL (set once,
+ *	under the context's mutex and lock)
  * @notice: its place in @ctx->pending while @pending is not zero
  * @wait_node: entry in @ctx->waiting while it waits for a rejoin
  * @state_time_ns: CLOCK_BOOTTIME of its last state change
@@ -238,7 +330,8 @@ union rdma_mcm_addr {
  * @join_type: full or send-only
  * @pending: RDMA_MCM_NOTIFY_* not yet delivered
  * @mlid: multicast LID
- * @cm_joined: rdma_cm holds a membership that leave must drop
+ * @cm_joined: rdma_cm holds a membership that leave must drop (see also
+ *	@ipmc's @held)
  * @qp_attached: @qp is attached to the group
  * @have_join: @mgid, @mlid and @qkey are valid
  * @rejoin: the join in flight is a rejoin: it ends in ->rejoined()
@@ -260,6 +353,7 @@ struct rdma_mcm_membership {
 	struct ib_qp *qp;
 	void *context;
 	struct rdma_ah_attr *ah;
+	struct rdma_mcm_ipmc *ipmc;
 	struct rdma_mcm_notice notice;
 	struct list_head wait_node;
 	u64 state_time_ns;
@@ -310,6 +404,7 @@ struct rdma_mcm_membership {
  * @slots: every slot
  * @free_slots: slots with room for another membership
  * @nr_slots: length of @slots
+ * @ipsocks_free: the IGMP/MLD sockets (struct rdma_mcm_ipsock) with room
  * @device: the RDMA device every id is bound to; NULL before the first
  *	bind and once the device is lost. Written under @mutex and
  *	rdma_mcm_dev_lock, read under either.
@@ -367,6 +462,7 @@ struct rdma_mcm_ctx {
 	struct list_head slots;
 	struct list_head free_slots;
 	unsigned int nr_slots;
+	struct list_head ipsocks_free;
 
 	struct ib_device *device;
 	u32 port_num;
@@ -456,6 +552,15 @@ void rdma_mcm_ctx_exit(void);
 extern struct workqueue_struct *rdma_mcm_wq;
 
 /* rdma_mcm_member.c: memberships */
+struct rdma_mcm_membership *rdma_mcm_member_alloc(struct rdma_mcm_ctx *ctx,
+						  enum rdma_mcm_join_type join_type);
+void rdma_mcm_handle_add(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb);
+void rdma_mcm_handle_del(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb);
+int rdma_mcm_group_add(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb);
+void rdma_mcm_group_del(struct rdma_mcm_ctx *ctx,
+			struct rdma_mcm_membership *mb);
 int rdma_mcm_member_init(void);
 void rdma_mcm_member_exit(void);
 void rdma_mcm_member_put(struct rdma_mcm_membership *mb);
@@ -495,9 +600,30 @@ void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
 				 struct rdma_mcm_membership *mb);
 int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 			 u32 *handle);
+
+/* rdma_mcm_join.c: joining */
 int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
 			 struct rdma_mcm_membership *mb);
+void rdma_mcm_member_unjoin(struct rdma_mcm_ctx *ctx,
+			    struct rdma_mcm_membership *mb, bool cm_leave);
 u8 rdma_mcm_join_state(enum rdma_mcm_join_type join_type);
+
+/* rdma_mcm_ipmc.c: IPv6 groups on RoCE v2, source-specific joins */
+int rdma_mcm_sources_parse(const union rdma_mcm_addr *group,
+			   enum rdma_mcm_join_type join_type,
+			   const struct sockaddr_storage *sources,
+			   unsigned int nr_sources, struct rdma_mcm_ipmc **ipmc);
+void rdma_mcm_ipmc_free(struct rdma_mcm_ipmc *ipmc);
+unsigned int rdma_mcm_nr_sources(const struct rdma_mcm_membership *mb);
+int rdma_mcm_ipmc_hold(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
+		       struct rdma_cm_id *id);
+bool rdma_mcm_own_join_wanted(const struct rdma_mcm_membership *mb,
+			      struct rdma_cm_id *id, int cm_ret);
+int rdma_mcm_own_join(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
+		      struct rdma_mcm_slot *slot);
+void rdma_mcm_ipmc_release(struct rdma_mcm_ctx *ctx,
+			   struct rdma_mcm_membership *mb);
+bool rdma_mcm_joined_by_mcm(const struct rdma_mcm_membership *mb);
 
 /* rdma_mcm_slot.c: the context's rdma_cm_ids */
 struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx);
@@ -529,6 +655,8 @@ extern unsigned int rdma_mcm_backoff_max_ms;
 
 /* rdma_mcm_notify.c: rdma_cm events and the ULP's callbacks */
 int rdma_mcm_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
+void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot,
+		       struct rdma_cm_event *event);
 void rdma_mcm_notify(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
 		     unsigned int what);
 void rdma_mcm_notify_ctx(struct rdma_mcm_ctx *ctx,
@@ -607,6 +735,7 @@ extern const struct file_operations rdma_mcm_cdev_fops;	/* for KUnit */
  * @ucontexts: the char device's contexts (of all files)
  * @umembers: the char device's memberships (of all files)
  * @users: per-user accounts of the char device's limits
+ * @ipsocks: kernel sockets holding IGMP/MLD memberships
  */
 struct rdma_mcm_live {
 	int contexts;
@@ -616,6 +745,7 @@ struct rdma_mcm_live {
 	int ucontexts;
 	int umembers;
 	int users;
+	int ipsocks;
 };
 
 /* Each part counts its own objects. */
@@ -633,6 +763,7 @@ static inline void rdma_mcm_live_objects(struct rdma_mcm_live *live)
 extern atomic_t rdma_mcm_live_contexts;
 extern atomic_t rdma_mcm_live_members;
 extern atomic_t rdma_mcm_live_slots;
+extern atomic_t rdma_mcm_live_ipsocks;
 
 /*
  * Fault injection. Every allocation on the open, join and create-context

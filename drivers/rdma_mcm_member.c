@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * rdma_mcm: memberships. Join, leave (and cancel), leave by address,
- * query and list, and what the manager does to one membership when it is
- * dropped or its device goes away.
+ * rdma_mcm: memberships. Their two tables, their lifetime, leave (and
+ * cancel), leave by address, query and list, and what the manager does to
+ * one membership when it is dropped or its device goes away. Joining is
+ * rdma_mcm_join.c's.
  *
  * A membership is in two tables of its context, both trees in the
  * memberships themselves: ctx->members by handle and ctx->groups by group
- * key, which refuses a second membership of a group. It is published
- * before rdma_cm is asked to join, because the join's event may arrive
- * before the call returns; rdma_cm events name a membership by handle
- * (the join's private data), looked up under ctx->lock, so an event for
- * a membership already left finds nothing and is dropped.
+ * key, which refuses a second membership of a group. Lookups by handle
+ * run under ctx->lock, so an rdma_cm event for a membership already left
+ * finds nothing and is dropped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -100,6 +99,28 @@ void rdma_mcm_groups_rekey(struct rdma_mcm_ctx *ctx)
 		rb_add(&mb->gnode, &ctx->groups, rdma_mcm_node_less);
 }
 
+/**
+ * rdma_mcm_group_add() - enter a membership in its context's group tree
+ * @ctx: the context
+ * @mb: the membership, its group set
+ *
+ * Context: @ctx->mutex held.
+ * Return: 0, or -EADDRINUSE when the context has a membership of the group.
+ */
+int rdma_mcm_group_add(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&ctx->mutex);
+	return rb_find_add(&mb->gnode, &ctx->groups, rdma_mcm_node_cmp) ?
+	       -EADDRINUSE : 0;
+}
+
+/* Take @mb out of its context's group tree; @ctx->mutex held */
+void rdma_mcm_group_del(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb)
+{
+	lockdep_assert_held(&ctx->mutex);
+	rb_erase(&mb->gnode, &ctx->groups);
+}
+
 static int rdma_mcm_handle_cmp(const void *key, const struct rb_node *node)
 {
 	u32 handle = *(const u32 *)key;
@@ -151,8 +172,8 @@ struct rdma_mcm_membership *rdma_mcm_member_from(struct rdma_mcm_ctx *ctx,
  * again), never 0, and publish it. Only 4G live memberships could make
  * this loop for good.
  */
-static void rdma_mcm_handle_add(struct rdma_mcm_ctx *ctx,
-				struct rdma_mcm_membership *mb)
+void rdma_mcm_handle_add(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb)
 {
 	lockdep_assert_held(&ctx->mutex);
 	lockdep_assert_held(&ctx->lock);
@@ -165,8 +186,8 @@ static void rdma_mcm_handle_add(struct rdma_mcm_ctx *ctx,
 }
 
 /* Unpublish @mb: no lookup finds it any more; ctx->lock held */
-static void rdma_mcm_handle_del(struct rdma_mcm_ctx *ctx,
-				struct rdma_mcm_membership *mb)
+void rdma_mcm_handle_del(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb)
 {
 	lockdep_assert_held(&ctx->lock);
 	rb_erase(&mb->hnode, &ctx->members);
@@ -208,6 +229,37 @@ void rdma_mcm_ah_free(struct rdma_ah_attr *ah)
 }
 
 /**
+ * rdma_mcm_member_alloc() - a new membership of a context, JOINING
+ * @ctx: the context
+ * @join_type: its join type
+ *
+ * Charged to the caller's memory cgroup; one reference, the tables'.
+ *
+ * Context: process context; may sleep.
+ * Return: the membership, or NULL.
+ */
+struct rdma_mcm_membership *rdma_mcm_member_alloc(struct rdma_mcm_ctx *ctx,
+						  enum rdma_mcm_join_type join_type)
+{
+	struct rdma_mcm_membership *mb;
+
+	mb = rdma_mcm_fail_alloc() ? NULL :
+	     kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL_ACCOUNT);
+	if (!mb)
+		return NULL;
+	atomic_inc(&rdma_mcm_live_members);
+	refcount_set(&mb->ref, 1);
+	mb->ctx = ctx;
+	mb->join_type = join_type;
+	mb->state = RDMA_MCM_JOINING;
+	mb->state_time_ns = ktime_get_boottime_ns();
+	mb->join_ns = mb->state_time_ns;
+	INIT_LIST_HEAD(&mb->notice.node);
+	INIT_LIST_HEAD(&mb->wait_node);
+	return mb;
+}
+
+/**
  * rdma_mcm_member_put() - drop a reference on a membership
  * @mb: the membership
  *
@@ -219,6 +271,7 @@ void rdma_mcm_member_put(struct rdma_mcm_membership *mb)
 	if (!refcount_dec_and_test(&mb->ref))
 		return;
 	rdma_mcm_ah_free(mb->ah);
+	rdma_mcm_ipmc_free(mb->ipmc);
 	kmem_cache_free(rdma_mcm_member_cache, mb);
 	atomic_dec(&rdma_mcm_live_members);
 }
@@ -258,6 +311,8 @@ static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
 	info->rejoins = mb->rejoins;
 	info->last_status = mb->last_status;
 	info->state_time_ns = mb->state_time_ns;
+	info->nr_sources = rdma_mcm_nr_sources(mb);
+	info->joined_by_mcm = rdma_mcm_joined_by_mcm(mb);
 	if (mb->have_join) {
 		info->mgid = mb->mgid;
 		info->mlid = mb->mlid;
@@ -305,15 +360,12 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 	rdma_mcm_handle_del(ctx, mb);
 	spin_unlock_bh(&ctx->lock);
 	rdma_mcm_ah_free(ah);
-	rb_erase(&mb->gnode, &ctx->groups);
+	rdma_mcm_group_del(ctx, mb);
 
 	if (mb->qp_attached)
 		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
 	mb->qp_attached = false;
-	if (mb->cm_joined && cm_leave && mb->slot)
-		ctx->be->leave(ctx->be, mb->slot->id,
-			       (struct sockaddr *)&mb->group);
-	mb->cm_joined = false;
+	rdma_mcm_member_unjoin(ctx, mb, cm_leave);
 	if (mb->slot)
 		rdma_mcm_slot_put(ctx, mb->slot);
 	mb->slot = NULL;
@@ -329,9 +381,9 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
  * @mb: the membership
  *
  * Detaches the QP, drops the address handle's GID table reference (it
- * must be gone before the device is, not when the ULP leaves), and fails
- * a JOINING or JOINED membership with -ENODEV. rdma_cm's membership goes
- * with the ids.
+ * must be gone before the device is, not when the ULP leaves), drops the
+ * IGMP/MLD membership rdma_mcm holds for it, and fails a JOINING or JOINED
+ * membership with -ENODEV. rdma_cm's membership goes with the ids.
  *
  * Context: the context's work, @ctx->mutex held.
  */
@@ -345,7 +397,7 @@ void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
 	if (mb->qp_attached)
 		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
 	mb->qp_attached = false;
-	mb->cm_joined = false;
+	rdma_mcm_member_unjoin(ctx, mb, false);
 	/* the ULP's QP is of the device: a new one comes by rdma_mcm_set_qp() */
 	if (heal)
 		mb->qp = NULL;
@@ -366,333 +418,14 @@ void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
 		rdma_mcm_wait_for_device(ctx, mb);
 }
 
-/*
- * rdma_join_multicast()'s errors, as rdma_mcm documents them. The manager
- * hands rdma_cm only checked multicast groups of the id's family on a
- * bound UD id, so:
- *  -ENOTSUPP (RoCE v2 and a group that is not IPv4): the device cannot
- *   join this group, -EOPNOTSUPP (a port without multicast at all is
- *   refused before rdma_cm is asked, with the same errno);
- *  -EINVAL: the id left the bound state because its device is being
- *   removed (-ENODEV), or else the netdev's MTU is too small for RoCE
- *   (-EOPNOTSUPP);
- *  -EADDRNOTAVAIL (InfiniBand): the port has no SA record of its
- *   partition's broadcast group yet, IPoIB is not up: -ENETDOWN;
- *  -ENODEV (the netdev went away), -ENOMEM: as they are.
- * Anything else is logged and reported as -EIO.
- */
-static int rdma_mcm_join_errno(struct rdma_cm_id *id, int err)
-{
-	switch (err) {
-	case -ENODEV:
-	case -ENOMEM:
-		return err;
-	case -ENOTSUPP:
-	case -EOPNOTSUPP:
-		return -EOPNOTSUPP;
-	case -EINVAL:
-		return rdma_mcm_dev_removing(id->device) ? -ENODEV : -EOPNOTSUPP;
-	case -EADDRNOTAVAIL:
-		return -ENETDOWN;
-	default:
-		pr_warn_ratelimited("unexpected error %d from rdma_join_multicast(), reported as -EIO\n",
-				    err);
-		return -EIO;
-	}
-}
-
-/**
- * rdma_mcm_join_state() - rdma_cm's join state of a join type
- * @join_type: %RDMA_MCM_FULLMEMBER or %RDMA_MCM_SENDONLY_FULLMEMBER
- *
- * Return: the JoinState bit, or 0 for another type.
- */
-u8 rdma_mcm_join_state(enum rdma_mcm_join_type join_type)
-{
-	switch (join_type) {
-	case RDMA_MCM_FULLMEMBER:
-		return BIT(FULLMEMBER_JOIN);
-	case RDMA_MCM_SENDONLY_FULLMEMBER:
-		return BIT(SENDONLY_FULLMEMBER_JOIN);
-	default:
-		return 0;
-	}
-}
-
-/*
- * Ask rdma_cm to join @mb's group on @slot's id. Its event may come before
- * this returns. Returns 0 or a documented errno.
- */
-static int rdma_mcm_send_join(struct rdma_mcm_ctx *ctx,
-			      struct rdma_mcm_membership *mb,
-			      struct rdma_mcm_slot *slot)
-{
-	int ret;
-
-	lockdep_assert_held(&ctx->mutex);
-	mb->slot = slot;
-	mb->cm_joined = true;
-	/* rdma_join_multicast() allocates: its -ENOMEM is injected here */
-	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
-	      ctx->be->join(ctx->be, slot->id, (struct sockaddr *)&mb->group,
-			    rdma_mcm_join_state(mb->join_type),
-			    (void *)(uintptr_t)mb->handle);
-	if (!ret)
-		return 0;
-	mb->cm_joined = false;
-	return rdma_mcm_join_errno(slot->id, ret);
-}
-
-/**
- * rdma_mcm_member_join() - join a waiting membership again
- * @ctx: the context, with a device
- * @mb: the membership, %RDMA_MCM_WAITING and off the waiting list
- *
- * On success the membership is JOINING again, its join a rejoin (it ends
- * in ->rejoined()). On failure it is JOINING without an id: the caller
- * makes it wait again or fail.
- *
- * Context: process context, @ctx->mutex held.
- * Return: 0, or the errors of rdma_mcm_join().
- */
-int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
-			 struct rdma_mcm_membership *mb)
-{
-	struct rdma_mcm_slot *slot;
-	int ret;
-
-	lockdep_assert_held(&ctx->mutex);
-	spin_lock_bh(&ctx->lock);
-	rdma_mcm_set_state(mb, RDMA_MCM_JOINING, 0);
-	mb->rejoin = true;
-	rdma_mcm_observe_rejoin(mb);
-	spin_unlock_bh(&ctx->lock);
-	slot = rdma_mcm_slot_get(ctx);
-	if (IS_ERR(slot))
-		return PTR_ERR(slot);
-	ret = rdma_mcm_send_join(ctx, mb, slot);
-	if (ret) {
-		mb->slot = NULL;
-		rdma_mcm_slot_put(ctx, slot);
-	}
-	return ret;
-}
-
-/* rdma_mcm_join() but for the counting of its failures */
-static int __rdma_mcm_join(struct rdma_mcm_ctx *ctx,
-			   const struct sockaddr *group,
-			   enum rdma_mcm_join_type join_type, struct ib_qp *qp,
-			   void *context, u32 *handle)
-{
-	struct rdma_mcm_membership *mb;
-	struct rdma_mcm_slot *slot;
-	int ret;
-
-	might_sleep();
-	if (!handle || !rdma_mcm_join_state(join_type))
-		return -EINVAL;
-
-	mb = rdma_mcm_fail_alloc() ? NULL :
-	     kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL_ACCOUNT);
-	if (!mb)
-		return -ENOMEM;
-	atomic_inc(&rdma_mcm_live_members);
-	refcount_set(&mb->ref, 1);
-	mb->ctx = ctx;
-	mb->join_type = join_type;
-	mb->qp = qp;
-	mb->context = context;
-	mb->state = RDMA_MCM_JOINING;
-	mb->state_time_ns = ktime_get_boottime_ns();
-	mb->join_ns = mb->state_time_ns;
-	INIT_LIST_HEAD(&mb->notice.node);
-	INIT_LIST_HEAD(&mb->wait_node);
-
-	mutex_lock(&ctx->mutex);
-	if (ctx->closing) {
-		ret = -ESHUTDOWN;
-		goto err_unlock;
-	}
-	if (ctx->device_lost) {
-		ret = -ENODEV;
-		goto err_unlock;
-	}
-	if (!ctx->mcast) {
-		ret = -EOPNOTSUPP;	/* rdma_cm would say so with -ENOSYS */
-		goto err_unlock;
-	}
-	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
-				   ctx->src.sa.sa_family, &mb->group);
-	if (ret)
-		goto err_unlock;
-	if (rb_find_add(&mb->gnode, &ctx->groups, rdma_mcm_node_cmp)) {
-		ret = -EADDRINUSE;
-		goto err_unlock;
-	}
-	slot = rdma_mcm_slot_get(ctx);
-	if (IS_ERR(slot)) {
-		ret = PTR_ERR(slot);
-		goto err_unhash;
-	}
-	/* Published before the join: its event may come before we return. */
-	spin_lock_bh(&ctx->lock);
-	rdma_mcm_handle_add(ctx, mb);
-	rdma_mcm_observe_join(mb);
-	spin_unlock_bh(&ctx->lock);
-
-	ret = rdma_mcm_send_join(ctx, mb, slot);
-	if (ret) {
-		spin_lock_bh(&ctx->lock);
-		/* a failed join's queued event is dropped: unqueue, unpublish */
-		rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
-		rdma_mcm_unnotify(ctx, mb);
-		rdma_mcm_handle_del(ctx, mb);
-		rdma_mcm_observe_join_refused(mb, ret);
-		spin_unlock_bh(&ctx->lock);
-		goto err_slot;
-	}
-	*handle = mb->handle;
-	mutex_unlock(&ctx->mutex);
-	return 0;
-
-err_slot:
-	mb->slot = NULL;
-	rdma_mcm_slot_put(ctx, slot);
-err_unhash:
-	rb_erase(&mb->gnode, &ctx->groups);
-err_unlock:
-	mutex_unlock(&ctx->mutex);
-	rdma_mcm_member_put(mb);
-	return ret;
-}
-
-/**
- * rdma_mcm_join() - join a multicast group
- * @ctx: the context
- * @group: the group: an address of the context's family (AF_INET,
- *	AF_INET6) that is multicast, or for AF_IB an MGID starting with 0xff.
- *	A port in it is ignored.
- * @join_type: %RDMA_MCM_FULLMEMBER or %RDMA_MCM_SENDONLY_FULLMEMBER
- * @qp: a UD QP on the context's device to attach once joined, or NULL.
- *	Not attached for a send-only join. The QP must stay alive until the
- *	membership is left (ib_attach_mcast() holds it busy anyway).
- * @context: the ULP's per-membership context, passed to the callbacks
- * @handle: set to the membership's handle (never 0) on success
- *
- * Sends the join and returns at once. ->joined() follows when the join
- * completes (after @qp is attached); ->error() when it fails.
- * Unlike rdma_join_multicast(), the same group cannot be joined twice on
- * one context; on InfiniBand, neither can two IPv6 groups that rdma_cm
- * maps to one MGID (they differ only in their first six bytes).
- *
- * Context: process context; may sleep. May be called from a callback.
- * Return: 0; -EINVAL for a NULL @handle, a malformed, non-multicast or
- * other-family group or a bad @join_type; -EAFNOSUPPORT for an unsupported
- * family; -EADDRINUSE when the context already has a membership of @group;
- * -ENODEV when the context's device is gone or going; -ESHUTDOWN when the
- * context is being closed; -EOPNOTSUPP when the device cannot join the
- * group (RoCE v2 and an IPv6 group, a port without multicast, a netdev MTU
- * too small for RoCE); -ENETDOWN on InfiniBand when the port has no SA
- * record of its partition yet; -EADDRNOTAVAIL when a new rdma_cm_id could
- * not bind the source address (gone from the host, or rdma_cm's UDP port
- * space exhausted); in a context opened with %RDMA_MCM_OPEN_ROUTE,
- * -ENETUNREACH or -ETIMEDOUT when the route for a new rdma_cm_id cannot be
- * found or resolved; -ENOMEM; -EIO for an error of rdma_cm that rdma_mcm
- * does not expect (logged).
- */
-int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
-		  enum rdma_mcm_join_type join_type, struct ib_qp *qp,
-		  void *context, u32 *handle)
-{
-	int ret = __rdma_mcm_join(ctx, group, join_type, qp, context, handle);
-
-	if (ret)
-		rdma_mcm_count_join_failed(ctx, ret);
-	else
-		rdma_mcm_count(ctx, RDMA_MCM_CNT_JOINS);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(rdma_mcm_join);
-
-/**
- * rdma_mcm_set_qp() - the QP of a context's full memberships
- * @ctx: the context
- * @qp: a UD QP on the context's device, or NULL
- *
- * Every full membership of @ctx uses @qp from now on: one that is joined
- * is detached from its QP (if another) and attached to @qp at once; one
- * that is joining or waiting is attached when it is joined. NULL detaches
- * them all. A healing context that found a new device gets its ULP's new
- * QP this way, from &rdma_mcm_ops.device_added or later.
- *
- * Context: process context; may sleep. May be called from a callback.
- * Return: 0; -ENODEV when the context has no device (and @qp is not NULL);
- * -ESHUTDOWN when it is being closed; or the first error of
- * ib_attach_mcast() (that membership fails with it, as a join whose
- * attach fails does).
- */
-int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp)
-{
-	struct rdma_mcm_membership *mb;
-	bool joined, notified = false;
-	int ret = 0, err;
-
-	might_sleep();
-	mutex_lock(&ctx->mutex);
-	if (ctx->closing) {
-		ret = -ESHUTDOWN;
-		goto out;
-	}
-	if (qp && (!ctx->device || ctx->device_lost)) {
-		ret = -ENODEV;
-		goto out;
-	}
-	for (mb = rdma_mcm_member_first(ctx); mb;
-	     mb = rdma_mcm_member_next(mb)) {
-		if (mb->join_type != RDMA_MCM_FULLMEMBER)
-			continue;
-		if (mb->qp_attached && mb->qp != qp) {
-			ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
-			mb->qp_attached = false;
-		}
-		mb->qp = qp;
-		spin_lock_bh(&ctx->lock);
-		joined = mb->state == RDMA_MCM_JOINED && mb->have_join;
-		spin_unlock_bh(&ctx->lock);
-		if (!qp || mb->qp_attached || !joined)
-			continue;
-		err = ctx->be->attach(ctx->be, qp, &mb->mgid, mb->mlid);
-		if (!err) {
-			mb->qp_attached = true;
-			continue;
-		}
-		ret = ret ?: err;
-		if (mb->cm_joined && mb->slot)
-			ctx->be->leave(ctx->be, mb->slot->id,
-				       (struct sockaddr *)&mb->group);
-		mb->cm_joined = false;
-		spin_lock_bh(&ctx->lock);
-		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, err);
-		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
-		spin_unlock_bh(&ctx->lock);
-		notified = true;
-	}
-out:
-	mutex_unlock(&ctx->mutex);
-	if (notified)
-		queue_work(rdma_mcm_wq, &ctx->work);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(rdma_mcm_set_qp);
-
 /**
  * rdma_mcm_leave() - leave a group, or cancel a join in flight
  * @ctx: the context
  * @handle: the membership, as rdma_mcm_join() returned it
  *
  * Detaches the QP (if attached), then leaves the group; a join that has
- * not completed is cancelled, and no IGMP or SA membership is left
- * behind. A membership in %RDMA_MCM_ERROR is left the same way.
+ * not completed is cancelled, and no IGMP, MLD or SA membership (nor
+ * source filter) is left behind. A membership in %RDMA_MCM_ERROR is left the same way.
  *
  * This is a barrier: when rdma_mcm_leave() returns, no callback for this
  * membership runs, and none ever will (it waits for one in flight, unless

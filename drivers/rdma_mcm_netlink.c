@@ -165,6 +165,30 @@ static int rdma_mcm_nl_put_where(struct sk_buff *skb,
 	return 0;
 }
 
+/* A source-specific join's sources (none: any source); its context's lock */
+static int rdma_mcm_nl_put_sources(struct sk_buff *skb,
+				   const struct rdma_mcm_membership *mb)
+{
+	unsigned int i, n = rdma_mcm_nr_sources(mb);
+	int len = mb->group.sa.sa_family == AF_INET ? 4 : 16;
+	struct nlattr *nest;
+
+	if (!n)
+		return 0;
+	nest = nla_nest_start(skb, RDMA_MCM_A_SOURCES);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < n; i++) {
+		if (nla_put(skb, RDMA_MCM_A_SOURCE, len,
+			    &mb->ipmc->sources[i])) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static u64 rdma_mcm_nl_ms(u64 now_ns, u64 then_ns)
 {
 	return now_ns > then_ns ? div_u64(now_ns - then_ns, NSEC_PER_MSEC) : 0;
@@ -197,9 +221,12 @@ static int rdma_mcm_nl_put_member(struct sk_buff *skb,
 	if (mb->have_join &&
 	    (nla_put(skb, RDMA_MCM_A_MGID, sizeof(mb->mgid), &mb->mgid) ||
 	     nla_put_u16(skb, RDMA_MCM_A_MLID, mb->mlid) ||
-	     nla_put_u32(skb, RDMA_MCM_A_QKEY, mb->qkey)))
+	     nla_put_u32(skb, RDMA_MCM_A_QKEY, mb->qkey) ||
+	     nla_put_u8(skb, RDMA_MCM_A_JOINED_BY,
+			rdma_mcm_joined_by_mcm(mb) ? RDMA_MCM_JOINER_RDMA_MCM :
+						     RDMA_MCM_JOINER_RDMA_CM)))
 		return -EMSGSIZE;
-	return 0;
+	return rdma_mcm_nl_put_sources(skb, mb);
 }
 
 static int rdma_mcm_nl_fill_member(void *arg,

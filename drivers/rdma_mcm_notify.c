@@ -296,9 +296,18 @@ rdma_mcm_mc_event_locked(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot,
 	return RDMA_MCM_EV_QUEUED;
 }
 
-static void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx,
-			      struct rdma_mcm_slot *slot,
-			      struct rdma_cm_event *event)
+/**
+ * rdma_mcm_mc_event() - a multicast event of one of a context's ids
+ * @ctx: the context
+ * @slot: the slot of the id
+ * @event: MULTICAST_JOIN or MULTICAST_ERROR, rdma_cm's or one rdma_mcm
+ *	made for a group it joined itself (rdma_mcm_ipmc.c)
+ *
+ * Context: process context (rdma_cm's handler, or a call of the manager on
+ * @ctx: then with @ctx->mutex held); may sleep.
+ */
+void rdma_mcm_mc_event(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot,
+		       struct rdma_cm_event *event)
 {
 	enum rdma_mcm_ev_action act;
 	struct rdma_ah_attr *ah = NULL;
@@ -402,14 +411,10 @@ static void rdma_mcm_finish_join(struct rdma_mcm_ctx *ctx,
 
 	if (mb->qp && mb->join_type == RDMA_MCM_FULLMEMBER) {
 		ret = ctx->be->attach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
-		if (ret) {
-			if (mb->cm_joined && mb->slot)
-				ctx->be->leave(ctx->be, mb->slot->id,
-					       (struct sockaddr *)&mb->group);
-			mb->cm_joined = false;
-		} else {
+		if (ret)
+			rdma_mcm_member_unjoin(ctx, mb, true);
+		else
 			mb->qp_attached = true;
-		}
 	}
 
 	spin_lock_bh(&ctx->lock);

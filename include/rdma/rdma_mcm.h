@@ -17,7 +17,10 @@
 #include <rdma/ib_verbs.h>
 
 /* Module version, reported by modinfo and at load time. */
-#define RDMA_MCM_VERSION	"0.4.0"
+#define RDMA_MCM_VERSION	"0.5.0"
+
+/* The most sources one source-specific join takes (rdma_mcm_join_ex()). */
+#define RDMA_MCM_MAX_SOURCES	64
 
 struct net;
 struct rdma_mcm_ctx;
@@ -48,9 +51,11 @@ enum rdma_mcm_state {
 
 /**
  * enum rdma_mcm_join_type - how to join a group
- * @RDMA_MCM_FULLMEMBER: send and receive (IB FullMember; RoCE IGMP join)
+ * @RDMA_MCM_FULLMEMBER: send and receive (IB FullMember; RoCE IGMP or MLD
+ *	join)
  * @RDMA_MCM_SENDONLY_FULLMEMBER: send only (IB SendOnlyFullMember; RoCE
- *	sends no IGMP join). A QP is never attached for a send-only join.
+ *	sends no IGMP or MLD join). A QP is never attached for a send-only
+ *	join.
  */
 enum rdma_mcm_join_type {
 	RDMA_MCM_FULLMEMBER,
@@ -176,6 +181,9 @@ struct rdma_mcm_ops {
  * @rejoins: times it was joined again
  * @last_status: the last error it had, kept after it recovered (0: none)
  * @state_time_ns: CLOCK_BOOTTIME of its last change of state
+ * @nr_sources: the sources of a source-specific join (0: any source)
+ * @joined_by_mcm: rdma_mcm joined the group on the device itself (an IPv6
+ *	group on RoCE v2, which rdma_cm refuses), not rdma_cm
  */
 struct rdma_mcm_member_info {
 	u32 handle;
@@ -191,6 +199,30 @@ struct rdma_mcm_member_info {
 	u32 rejoins;
 	int last_status;
 	u64 state_time_ns;
+	unsigned int nr_sources;
+	bool joined_by_mcm;
+};
+
+/**
+ * struct rdma_mcm_join_req - a join, with all it may say
+ * @group: the group, as for rdma_mcm_join()
+ * @join_type: as for rdma_mcm_join()
+ * @qp: as for rdma_mcm_join()
+ * @context: as for rdma_mcm_join()
+ * @sources: @nr_sources unicast addresses of @group's family: a
+ *	source-specific join (IGMPv3 / MLDv2 INCLUDE), or NULL
+ * @nr_sources: 0 (any source) to %RDMA_MCM_MAX_SOURCES, each source once
+ *
+ * A struct, so that a ULP built against this header keeps building when a
+ * field is added: zero-initialise it (designated initialisers).
+ */
+struct rdma_mcm_join_req {
+	const struct sockaddr *group;
+	enum rdma_mcm_join_type join_type;
+	struct ib_qp *qp;
+	void *context;
+	const struct sockaddr_storage *sources;
+	unsigned int nr_sources;
 };
 
 struct rdma_mcm_ctx *rdma_mcm_open(struct net *net, const struct sockaddr *src,
@@ -204,6 +236,8 @@ int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp);
 int rdma_mcm_join(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 		  enum rdma_mcm_join_type join_type, struct ib_qp *qp,
 		  void *context, u32 *handle);
+int rdma_mcm_join_ex(struct rdma_mcm_ctx *ctx,
+		     const struct rdma_mcm_join_req *req, u32 *handle);
 int rdma_mcm_leave(struct rdma_mcm_ctx *ctx, u32 handle);
 int rdma_mcm_leave_addr(struct rdma_mcm_ctx *ctx, const struct sockaddr *group);
 int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,

@@ -67,11 +67,25 @@
 #define RDMA_MCM_EVENT_SIZE_VER0	72
 #define RDMA_MCM_SET_EVENTS_SIZE_VER0	16
 #define RDMA_MCM_QUERY_CTX_SIZE_VER0	224
+#define RDMA_MCM_SOURCE_SIZE_VER0	136
 
 /* The largest entry_size BATCH and LIST take (else -E2BIG). */
 #define RDMA_MCM_MAX_ENTRY_SIZE		4096
 /* The most entries one BATCH call takes (else -EINVAL). */
 #define RDMA_MCM_MAX_BATCH		65536
+/* The most sources one source-specific join takes (else -EINVAL). */
+#define RDMA_MCM_MAX_SOURCES		64
+
+/*
+ * VERSION features: what the running module does beyond ABI 1's first
+ * commands. A kernel without the field reports 0.
+ *  SOURCES    JOIN and BATCH_JOIN take source addresses: a source-specific
+ *             join (IGMPv3 / MLDv2 INCLUDE) on RoCE
+ *  IPV6_ROCE  IPv6 groups on RoCE v2, which rdma_cm refuses: rdma_mcm
+ *             joins them itself and sends the MLD reports
+ */
+#define RDMA_MCM_FEATURE_SOURCES	(1U << 0)
+#define RDMA_MCM_FEATURE_IPV6_ROCE	(1U << 1)
 
 /*
  * CREATE_CTX flags.
@@ -94,6 +108,14 @@
 /* Join flags, as librdmacm's RDMA_MC_JOIN_FLAG_*. */
 #define RDMA_MCM_JOIN_FULLMEMBER		0
 #define RDMA_MCM_JOIN_SENDONLY_FULLMEMBER	1
+
+/*
+ * Membership flags, as QUERY and LIST report them.
+ *  JOINED_BY_MCM  rdma_mcm joined the group on the RDMA device itself and
+ *                 sends its MLD reports: an IPv6 group on RoCE v2, which
+ *                 rdma_cm refuses. Without it, rdma_cm joined it.
+ */
+#define RDMA_MCM_MEMBER_JOINED_BY_MCM	(1U << 0)
 
 /* Leave flags */
 #define RDMA_MCM_LEAVE_BY_ADDR	(1U << 0)	/* use addr, not handle */
@@ -147,13 +169,14 @@
 /**
  * struct rdma_mcm_version - RDMA_MCM_IOC_VERSION
  * @abi_version: out: RDMA_MCM_ABI_VERSION of the running module
- * @reserved: must be zero
+ * @features: out: RDMA_MCM_FEATURE_* of the running module (a module
+ *	older than the field writes 0 there)
  *
  * Also the cheapest command: benchmarks use it as the syscall floor.
  */
 struct rdma_mcm_version {
 	__u32 abi_version;
-	__u32 reserved;
+	__u32 features;
 };
 
 /**
@@ -188,6 +211,19 @@ struct rdma_mcm_destroy_ctx {
 };
 
 /**
+ * struct rdma_mcm_source - one source of a source-specific join
+ * @addr_len: in: bytes of @addr used
+ * @reserved: must be zero
+ * @addr: in: a unicast address of the group's family (sockaddr_in,
+ *	sockaddr_in6); its port is ignored
+ */
+struct rdma_mcm_source {
+	__u32 addr_len;
+	__u32 reserved;
+	__u8 addr[RDMA_MCM_ADDR_SIZE];
+};
+
+/**
  * struct rdma_mcm_join - RDMA_MCM_IOC_JOIN
  * @cookie: in: returned in this membership's events and queries
  * @ctx_id: in: the context
@@ -195,6 +231,19 @@ struct rdma_mcm_destroy_ctx {
  * @addr_len: in: bytes of @addr used
  * @handle: out: the membership's handle in this file (never 0)
  * @addr: in: the group address, of the context's family
+ * @sources: in: user pointer to @nr_sources struct rdma_mcm_source: a
+ *	source-specific join, which receives only from these sources
+ *	(IGMPv3 / MLDv2 INCLUDE; RoCE only, a full member only). 0 with
+ *	@nr_sources 0: any source
+ * @nr_sources: in: sources at @sources, at most RDMA_MCM_MAX_SOURCES,
+ *	each once
+ * @source_size: in: sizeof(struct rdma_mcm_source) as the caller knows
+ *	it, from RDMA_MCM_SOURCE_SIZE_VER0 up to RDMA_MCM_MAX_ENTRY_SIZE
+ *	(ignored when @nr_sources is 0)
+ *
+ * @sources and what follows are new in the second version of the struct
+ * (RDMA_MCM_JOIN_SIZE_VER0 is the first's size): a kernel without them
+ * fails a join that has sources with E2BIG.
  */
 struct rdma_mcm_join {
 	__aligned_u64 cookie;
@@ -203,6 +252,9 @@ struct rdma_mcm_join {
 	__u32 addr_len;
 	__u32 handle;
 	__u8 addr[RDMA_MCM_ADDR_SIZE];
+	__aligned_u64 sources;
+	__u32 nr_sources;
+	__u32 source_size;
 };
 
 /**
@@ -246,9 +298,12 @@ struct rdma_mcm_leave {
  * @rejoins: times a healing context joined it again
  * @last_status: the last error it had, kept after it recovered (0: none)
  * @state_time_ns: CLOCK_BOOTTIME of its last change of state, in ns
+ * @nr_sources: the sources of a source-specific join (0: any source)
+ * @flags: RDMA_MCM_MEMBER_*
  *
  * @rejoins and what follows are new in the second version of the struct
- * (RDMA_MCM_MEMBER_SIZE_VER0 is the first's size).
+ * (RDMA_MCM_MEMBER_SIZE_VER0 is the first's size), @nr_sources and @flags
+ * in the third (200 bytes before them).
  */
 struct rdma_mcm_member {
 	__aligned_u64 cookie;
@@ -266,6 +321,8 @@ struct rdma_mcm_member {
 	__u32 rejoins;
 	__s32 last_status;
 	__aligned_u64 state_time_ns;
+	__u32 nr_sources;
+	__u32 flags;
 };
 
 /**
@@ -309,6 +366,12 @@ struct rdma_mcm_list {
  * @handle: out: the handle, when @result is 0
  * @result: out: 0 or a negative errno, as RDMA_MCM_IOC_JOIN would return
  * @addr: in: the group address
+ * @sources: in: as in struct rdma_mcm_join
+ * @nr_sources: in: as in struct rdma_mcm_join
+ * @source_size: in: as in struct rdma_mcm_join
+ *
+ * @sources and what follows are new in the second version of the entry
+ * (RDMA_MCM_JOIN_ENTRY_SIZE_VER0 is the first's size).
  */
 struct rdma_mcm_join_entry {
 	__aligned_u64 cookie;
@@ -317,6 +380,9 @@ struct rdma_mcm_join_entry {
 	__u32 handle;
 	__s32 result;
 	__u8 addr[RDMA_MCM_ADDR_SIZE];
+	__aligned_u64 sources;
+	__u32 nr_sources;
+	__u32 source_size;
 };
 
 /**

@@ -127,6 +127,11 @@ enum rdma_mcm_nl_cmd {
  *	a listener which set NETLINK_BROADCAST_ERROR could not take (its
  *	socket full), since the module loaded. A listener whose socket
  *	overflowed gets ENOBUFS from recv() in any case
+ * @RDMA_MCM_A_SOURCES: nest of %RDMA_MCM_A_SOURCE: the sources of a
+ *	source-specific join (absent: any source)
+ * @RDMA_MCM_A_SOURCE: binary, one source, as @RDMA_MCM_A_SRC
+ * @RDMA_MCM_A_JOINED_BY: u8, enum rdma_mcm_nl_joiner: who joined the group
+ *	on the RDMA device (once joined)
  * @__RDMA_MCM_A_MAX: number of attributes
  */
 enum rdma_mcm_nl_attr {
@@ -172,6 +177,9 @@ enum rdma_mcm_nl_attr {
 	RDMA_MCM_A_EVENT,
 	RDMA_MCM_A_TIME_NS,
 	RDMA_MCM_A_EVENTS_LOST,
+	RDMA_MCM_A_SOURCES,
+	RDMA_MCM_A_SOURCE,
+	RDMA_MCM_A_JOINED_BY,
 	__RDMA_MCM_A_MAX,
 };
 
@@ -185,6 +193,21 @@ enum rdma_mcm_nl_attr {
 enum rdma_mcm_nl_owner {
 	RDMA_MCM_OWNER_USER,
 	RDMA_MCM_OWNER_KERNEL,
+};
+
+/**
+ * enum rdma_mcm_nl_joiner - who joined a group on the RDMA device
+ * @RDMA_MCM_JOINER_RDMA_CM: rdma_cm (rdma_join_multicast(): the SA on
+ *	InfiniBand, IGMP for an IPv4 group on RoCE v2)
+ * @RDMA_MCM_JOINER_RDMA_MCM: rdma_mcm itself: an IPv6 group on RoCE v2,
+ *	which rdma_cm refuses; rdma_mcm sends its MLD reports
+ *
+ * A source-specific join's IGMPv3 / MLDv2 source filter is rdma_mcm's in
+ * either case.
+ */
+enum rdma_mcm_nl_joiner {
+	RDMA_MCM_JOINER_RDMA_CM = 1,
+	RDMA_MCM_JOINER_RDMA_MCM = 2,
 };
 
 /**

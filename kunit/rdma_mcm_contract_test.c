@@ -249,15 +249,6 @@ static struct rdma_mcm_ctx *mcm_open6(struct kunit *test)
 	return ctx;
 }
 
-static struct sockaddr_in6 mcm_v6(struct kunit *test, const char *text)
-{
-	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
-
-	KUNIT_EXPECT_EQ(test, in6_pton(text, -1, sin6.sin6_addr.s6_addr, -1,
-				       NULL), 1);
-	return sin6;
-}
-
 /*
  * On InfiniBand, rdma_cm maps ff0e::1:2 and ff05::1:2 (they differ in
  * their first six bytes) to one MGID: rdma_mcm refuses the second as the

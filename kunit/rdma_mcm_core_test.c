@@ -81,11 +81,16 @@ static void mcm_state_out_of_range(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, rdma_mcm_state_name(RDMA_MCM_JOINED), "joined");
 }
 
-/* A join completes: joined callback with the send parameters, then leave. */
+/*
+ * A join completes: joined callback with the send parameters, then leave.
+ * On RoCE rdma_cm is asked for the RDMA side only (send-only: no IGMP of
+ * its own) and rdma_mcm holds the IGMP membership (rdma_mcm_ipmc.c).
+ */
 static void mcm_join_completes_then_leave(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct rdma_mcm_ctx *ctx = mcm_open(test);
+	struct sockaddr_in g = mcm_v4(MCM_GROUP(1));
 	struct mcm_fake_join *join;
 	union ib_gid mgid;
 	u32 h;
@@ -93,7 +98,11 @@ static void mcm_join_completes_then_leave(struct kunit *test)
 	h = mcm_join(test, ctx, MCM_GROUP(1), NULL, RDMA_MCM_FULLMEMBER);
 	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_JOINING);
 	join = mcm_fake_join_of(test, MCM_GROUP(1));
-	KUNIT_EXPECT_EQ(test, join->join_state, (u8)BIT(FULLMEMBER_JOIN));
+	KUNIT_EXPECT_EQ(test, join->join_state,
+			(u8)BIT(SENDONLY_FULLMEMBER_JOIN));
+	KUNIT_EXPECT_EQ(test, mcm_fake_ip_state(t->fake, MCM_FAKE_IFINDEX0,
+						(struct sockaddr *)&g).any_source,
+			1);
 
 	KUNIT_ASSERT_TRUE(test, mcm_fake_complete(t->fake, join, 0, false));
 	rdma_mcm_flush();
@@ -113,6 +122,9 @@ static void mcm_join_completes_then_leave(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
 	KUNIT_EXPECT_EQ(test, join->leaves, 1);
 	KUNIT_EXPECT_EQ(test, t->fake->leaves, 1);
+	KUNIT_EXPECT_EQ(test, mcm_fake_ip_state(t->fake, MCM_FAKE_IFINDEX0,
+						(struct sockaddr *)&g).users,
+			0);
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), -EADDRNOTAVAIL);
 	rdma_mcm_close(ctx);
 }

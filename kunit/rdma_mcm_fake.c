@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * rdma_mcm KUnit: the fake rdma_cm/verbs backend (see rdma_mcm_fake.h).
+ * rdma_mcm KUnit: the fake rdma_cm/verbs backend (see rdma_mcm_fake.h);
+ * its IP side is rdma_mcm_fake_ip.c.
  */
 #include <kunit/test.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
 #include "rdma_mcm_fake.h"
@@ -17,17 +19,8 @@ struct mcm_fake_attach {
 	union ib_gid mgid;
 };
 
-static struct mcm_fake *to_fake(const struct rdma_mcm_backend *be)
-{
-	return container_of(be, struct mcm_fake, be);
-}
-
-static struct mcm_fake_id *to_fid(struct rdma_cm_id *id)
-{
-	return container_of(id, struct mcm_fake_id, id);
-}
-
-static int fake_dev_idx(struct mcm_fake *fake, struct ib_device *dev)
+/* The fake's device @dev, or -1 */
+int mcm_fake_dev_idx(struct mcm_fake *fake, struct ib_device *dev)
 {
 	int i;
 
@@ -91,7 +84,7 @@ static void fake_deliver(struct mcm_fake *fake, struct mcm_fake_join *join,
 {
 	struct rdma_cm_event ev = {};
 	struct rdma_ah_attr *ah = &ev.param.ud.ah_attr;
-	int idx = fake_dev_idx(fake, join->fid->id.device);
+	int idx = mcm_fake_dev_idx(fake, join->fid->id.device);
 	union ib_gid mgid;
 
 	lockdep_assert_held(&fake->lock);
@@ -125,6 +118,14 @@ static void fake_device_removal_event(struct mcm_fake *fake,
 		fid->id.event_handler(&fid->id, &ev);
 }
 
+/* Is @dev one of the fake's InfiniBand devices? */
+bool mcm_fake_is_ib(struct mcm_fake *fake, struct ib_device *dev)
+{
+	int idx = mcm_fake_dev_idx(fake, dev);
+
+	return idx >= 0 && fake->ib[idx];
+}
+
 static struct mcm_fake_join *fake_first_live_join(struct mcm_fake *fake,
 						  struct mcm_fake_id *fid)
 {
@@ -145,9 +146,9 @@ static int fake_remover_fn(void *arg)
 	return 0;
 }
 
-/* The fake's injection at @at, if armed: @fid is the call's id. */
-static void fake_inject(struct mcm_fake *fake, enum mcm_fake_at at,
-			struct mcm_fake_id *fid, struct mcm_fake_join *join)
+/* The fake's injection at @at, if armed: @fid is the call's id (or NULL). */
+void mcm_fake_inject(struct mcm_fake *fake, enum mcm_fake_at at,
+		     struct mcm_fake_id *fid, struct mcm_fake_join *join)
 {
 	struct mcm_fake_inject *inj = &fake->inject;
 
@@ -159,11 +160,12 @@ static void fake_inject(struct mcm_fake *fake, enum mcm_fake_at at,
 		return;
 	}
 	inj->fired++;
-	if (!join)
+	if (!join && fid)
 		join = fake_first_live_join(fake, fid);
 	switch (inj->what) {
 	case MCM_FAKE_DO_DEVICE_REMOVAL:
-		fake_device_removal_event(fake, fid);
+		if (fid)
+			fake_device_removal_event(fake, fid);
 		break;
 	case MCM_FAKE_DO_MC_ERROR:
 		if (join)
@@ -175,12 +177,14 @@ static void fake_inject(struct mcm_fake *fake, enum mcm_fake_at at,
 		break;
 	case MCM_FAKE_DO_REMOVE_DEVICE:
 		/* it waits for this lock, as ib_core's removal runs beside us */
-		mcm_fake_remove_device_async(fake,
-					     fake_dev_idx(fake, fid->id.device));
+		mcm_fake_remove_device_async(fake, fid ?
+					     mcm_fake_dev_idx(fake, fid->id.device) :
+					     fake->bind_dev);
 		break;
 	case MCM_FAKE_DO_GID_CHANGE:
 		/* as rdma_mcm's event handler hears it, beside the call */
-		rdma_mcm_dev_changed(fid->id.device, 1, false);
+		rdma_mcm_dev_changed(fid ? fid->id.device :
+				     fake->ibdev[fake->bind_dev], 1, false);
 		break;
 	case MCM_FAKE_DO_PAUSE:
 		mutex_unlock(&fake->lock);
@@ -284,8 +288,10 @@ static int fake_bind_addr(const struct rdma_mcm_backend *be,
 	if (!fake->no_device && !fake->gone[fake->bind_dev]) {
 		id->device = fake->ibdev[fake->bind_dev];
 		id->port_num = fake->bind_port;
+		id->route.addr.dev_addr.bound_dev_if =
+			MCM_FAKE_IFINDEX0 + fake->bind_dev;
 	}
-	fake_inject(fake, MCM_FAKE_AT_BIND, fid, NULL);
+	mcm_fake_inject(fake, MCM_FAKE_AT_BIND, fid, NULL);
 	if (ret) {
 		id->device = NULL;	/* released again on failure */
 	} else {
@@ -307,13 +313,17 @@ static void fake_destroy_id(const struct rdma_mcm_backend *be,
 	fake->seq++;
 	fake->destroys++;
 	KUNIT_EXPECT_FALSE(fake->test, fid->destroyed);
-	fake_inject(fake, MCM_FAKE_AT_DESTROY, fid, NULL);
+	mcm_fake_inject(fake, MCM_FAKE_AT_DESTROY, fid, NULL);
 	fid->destroyed = true;
 	fake->live_ids--;
 	/* rdma_destroy_id() leaves every group still joined on the id */
-	list_for_each_entry(join, &fake->joins, node)
-		if (join->fid == fid && !join->leaves)
-			join->leaves++;
+	list_for_each_entry(join, &fake->joins, node) {
+		if (join->fid != fid || join->leaves)
+			continue;
+		join->leaves++;
+		if (join->igmp)
+			mcm_fake_cm_igmp(fake, join, true);
+	}
 	mutex_unlock(&fake->lock);
 	wake_up_all(&fake->wq);
 }
@@ -331,8 +341,15 @@ static int fake_join(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
 	KUNIT_EXPECT_FALSE(fake->test, to_fid(id)->destroyed);
 	if (fake->join_ret) {
 		/* rdma_cm fails a join that raced its device's removal */
-		fake_inject(fake, MCM_FAKE_AT_JOIN, to_fid(id), NULL);
+		mcm_fake_inject(fake, MCM_FAKE_AT_JOIN, to_fid(id), NULL);
 		ret = fake->join_ret;
+		goto out;
+	}
+	/* cma_iboe_join_multicast(): no IPv6 group on a RoCE v2 port */
+	if (addr->sa_family == AF_INET6 && !mcm_fake_is_ib(fake, id->device) &&
+	    !fake->roce_v1[mcm_fake_dev_idx(fake, id->device)]) {
+		fake->joins_v6_refused++;
+		ret = -ENOTSUPP;
 		goto out;
 	}
 	join = kunit_kzalloc(fake->test, sizeof(*join), GFP_KERNEL);
@@ -347,9 +364,16 @@ static int fake_join(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
 	join->join_state = join_state;
 	join->context = context;
 	list_add_tail(&join->node, &fake->joins);
+	/* cma_iboe_join_multicast(): IGMP for a full IPv4 member, RoCE v2 */
+	if (addr->sa_family == AF_INET && !mcm_fake_is_ib(fake, id->device) &&
+	    !fake->roce_v1[mcm_fake_dev_idx(fake, id->device)] &&
+	    join_state == BIT(FULLMEMBER_JOIN)) {
+		mcm_fake_cm_igmp(fake, join, false);
+		join->igmp = true;
+	}
 	if (fake->auto_complete)
 		fake_deliver(fake, join, 0);
-	fake_inject(fake, MCM_FAKE_AT_JOIN, join->fid, join);
+	mcm_fake_inject(fake, MCM_FAKE_AT_JOIN, join->fid, join);
 out:
 	mutex_unlock(&fake->lock);
 	return ret;
@@ -382,10 +406,12 @@ static void fake_leave(const struct rdma_mcm_backend *be,
 	KUNIT_EXPECT_NOT_NULL_MSG(fake->test, join,
 				  "rdma_leave_multicast() of a group not joined");
 	if (join)
-		fake_inject(fake, MCM_FAKE_AT_LEAVE, join->fid, join);
+		mcm_fake_inject(fake, MCM_FAKE_AT_LEAVE, join->fid, join);
 	if (join) {
 		join->leaves++;
 		join->leave_seq = fake->seq;
+		if (join->igmp)
+			mcm_fake_cm_igmp(fake, join, true);
 	}
 	mutex_unlock(&fake->lock);
 }
@@ -413,7 +439,7 @@ static int fake_attach(const struct rdma_mcm_backend *be, struct ib_qp *qp,
 	fake->seq++;
 	fake->attaches++;
 	ret = fake->attach_ret;
-	KUNIT_EXPECT_EQ(fake->test, lid, MCM_FAKE_MLID);
+	KUNIT_EXPECT_EQ(fake->test, lid, mcm_fake_mlid_of(fake, gid));
 	if (!ret && fake_find_attach(fake, qp, gid)) {
 		KUNIT_FAIL(fake->test, "QP attached twice to MGID %pI6", gid->raw);
 		ret = -EINVAL;
@@ -477,6 +503,8 @@ static int fake_resolve_addr(const struct rdma_mcm_backend *be,
 	} else {
 		id->device = fake->ibdev[fake->bind_dev];
 		id->port_num = fake->bind_port;
+		id->route.addr.dev_addr.bound_dev_if =
+			MCM_FAKE_IFINDEX0 + fake->bind_dev;
 		memcpy(&fid->bound, dst, rdma_addr_size(dst));
 		fake_set_src(fake, id, (struct sockaddr *)&fake->route_src);
 	}
@@ -618,6 +646,7 @@ struct mcm_fake *mcm_fake_create(struct kunit *test)
 	fake->be.attach = fake_attach;
 	fake->be.detach = fake_detach;
 	fake->be.resolve_addr = fake_resolve_addr;
+	mcm_fake_ip_init(fake);
 	fake->be.now_ms = fake_now_ms;
 	fake->be.random = fake_random;
 	fake->be.arm = fake_arm;
@@ -639,6 +668,10 @@ void mcm_fake_destroy(struct mcm_fake *fake)
 			rdma_mcm_dev_remove(fake->ibdev[i]);
 	KUNIT_EXPECT_EQ_MSG(fake->test, fake->attached, 0,
 			    "QPs left attached");
+	KUNIT_EXPECT_EQ_MSG(fake->test, fake->ip_live, 0,
+			    "IGMP/MLD memberships or source filters left");
+	KUNIT_EXPECT_EQ_MSG(fake->test, fake->ip_socks, 0,
+			    "IGMP/MLD sockets left open");
 }
 
 /**

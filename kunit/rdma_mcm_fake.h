@@ -21,6 +21,20 @@
  *    last ten bytes count), and refuse a QP attached twice to one MGID;
  *  - resolve a route context's route (ADDR_RESOLVED from inside the call,
  *    or ADDR_ERROR);
+ *  - refuse an IPv6 group on a RoCE v2 port with -ENOTSUPP, as rdma_cm
+ *    does (a device can be RoCE v1 instead, which takes it);
+ *  - keep the netdev's IGMP/MLD state per group as the kernel does: the
+ *    sockets rdma_mcm opens, each with its groups (at most 20 IPv4 groups
+ *    a socket, igmp_max_memberships; at most 10 IPv4 or 64 IPv6 sources
+ *    a group, igmp_max_msf / mld_max_msf: -ENOBUFS), and rdma_cm's own
+ *    IGMP join of a full IPv4 member on RoCE v2, which is device-level:
+ *    its join adds an any-source count that its leave does not take back
+ *    while the group has other members, as ip_mc_dec_group() does not;
+ *    the netdev's mode is EXCLUDE while an any-source count is there, else
+ *    INCLUDE of the sources' union; a leave of a group a socket does not
+ *    hold, a socket closed with groups, or a socket left open at the end
+ *    fails the test; a device removal or a pause can fire from inside an
+ *    IGMP/MLD join;
  *  - keep a clock of its own, which only the test moves, and record when
  *    (on that clock) each join was asked for: backoff and rate limits are
  *    checked without sleeping. The manager's rejoin work is not armed: a
@@ -44,6 +58,7 @@
 #define MCM_FAKE_QKEY		0x01234567
 #define MCM_FAKE_MLID		0xc001
 #define MCM_FAKE_ROUTE_SRC	0xc0000263	/* 192.0.2.99: a route's source */
+#define MCM_FAKE_IFINDEX0	100	/* device i's netdev: ifindex 100 + i */
 
 struct mcm_fake_id {
 	struct rdma_cm_id id;
@@ -61,6 +76,7 @@ struct mcm_fake_join {
 	int leaves;		/* rdma_leave_multicast() calls for it */
 	int events;		/* events delivered for it */
 	unsigned int leave_seq;	/* call sequence number of the leave */
+	bool igmp;		/* rdma_cm's device-level IGMP join is held */
 };
 
 /* Where in a call an injection fires */
@@ -70,6 +86,7 @@ enum mcm_fake_at {
 	MCM_FAKE_AT_JOIN,	/* after the join was recorded */
 	MCM_FAKE_AT_LEAVE,	/* before the leave takes effect */
 	MCM_FAKE_AT_DESTROY,	/* before the id is destroyed */
+	MCM_FAKE_AT_IP_JOIN,	/* inside an IGMP/MLD join, before it holds */
 	MCM_FAKE_AT_NR,
 };
 
@@ -100,6 +117,45 @@ struct mcm_fake_inject {
 	int fired;
 };
 
+/* A kernel socket rdma_mcm opened to hold IGMP/MLD memberships */
+struct mcm_fake_sock {
+	struct list_head node;
+	struct list_head groups;	/* struct mcm_fake_sockgroup */
+	sa_family_t family;
+	int nr_groups;
+	bool closed;
+};
+
+/* One group a socket holds, with its sources (none: any source) */
+struct mcm_fake_sockgroup {
+	struct list_head node;
+	int ifindex;
+	union rdma_mcm_addr group;
+	unsigned int nr_sources;
+	union rdma_mcm_ipaddr sources[RDMA_MCM_MAX_SOURCES];
+};
+
+/* The netdev's state of one group, as the kernel keeps it (ip_mc_list) */
+struct mcm_fake_kgroup {
+	struct list_head node;
+	int ifindex;
+	union rdma_mcm_addr group;
+	int users;		/* sockets and device-level joins */
+	int sfcount_ex;		/* any-source counts */
+	int sfcount_in;		/* source-filtered members */
+	unsigned int nr_sources;
+	union rdma_mcm_ipaddr sources[RDMA_MCM_MAX_SOURCES];
+	int source_count[RDMA_MCM_MAX_SOURCES];
+};
+
+/* The netdev's state of a group, as a test sees it */
+struct mcm_fake_ipstate {
+	int users;		/* members of any kind */
+	int any_source;		/* any-source counts (EXCLUDE {}) */
+	int source_specific;	/* INCLUDE members */
+	bool exclude;		/* the netdev's mode: EXCLUDE (else INCLUDE) */
+};
+
 struct mcm_fake {
 	struct rdma_mcm_backend be;
 	struct kunit *test;
@@ -107,9 +163,13 @@ struct mcm_fake {
 	struct list_head ids;
 	struct list_head joins;
 	struct list_head attachments;
+	struct list_head socks;		/* struct mcm_fake_sock */
+	struct list_head kgroups;	/* struct mcm_fake_kgroup */
+	struct list_head own_mgids;	/* MGIDs of roce_ah(): MLID 0 */
 	wait_queue_head_t wq;	/* an id was destroyed */
 	struct ib_device *ibdev[MCM_FAKE_NR_DEVS];
 	bool ib[MCM_FAKE_NR_DEVS];	/* InfiniBand, not RoCE */
+	bool roce_v1[MCM_FAKE_NR_DEVS];	/* RoCE v1: rdma_cm takes IPv6 groups */
 	bool gone[MCM_FAKE_NR_DEVS];	/* removed: binds fail -ENODEV */
 	struct ib_qp qp;	/* a QP a test can hand to joins */
 	struct ib_qp qp2;
@@ -119,6 +179,9 @@ struct mcm_fake {
 	int bind_ret;
 	int join_ret;
 	int attach_ret;
+	int ip_join_ret;	/* IGMP/MLD joins fail with it */
+	int ip_sock_max;	/* IPv4 groups a socket takes (0: 20) */
+	int roce_ah_ret;	/* address handles of own joins fail with it */
 	bool no_device;		/* bind succeeds but leaves id->device NULL */
 	int resolve_ret;	/* rdma_resolve_addr() fails with it */
 	int resolve_status;	/* ADDR_ERROR with it instead of ADDR_RESOLVED */
@@ -133,6 +196,10 @@ struct mcm_fake {
 	/* counters */
 	unsigned int seq;	/* every call bumps it */
 	int creates, binds, destroys, joins_called, leaves, attaches, detaches;
+	int joins_v6_refused;	/* rdma_join_multicast() -ENOTSUPP: RoCE v2 */
+	int ip_joins, ip_leaves, roce_ahs, ip_opens;
+	int ip_live;		/* groups held in rdma_mcm's sockets */
+	int ip_socks;		/* rdma_mcm's sockets open */
 	int live_ids;
 	int attached;		/* attach minus detach */
 	unsigned int last_detach_seq;
@@ -160,6 +227,26 @@ struct mcm_fake {
 	int remove_idx;
 };
 
+/* For the fake's own files (rdma_mcm_fake.c, rdma_mcm_fake_ip.c) */
+static inline struct mcm_fake *to_fake(const struct rdma_mcm_backend *be)
+{
+	return container_of(be, struct mcm_fake, be);
+}
+
+static inline struct mcm_fake_id *to_fid(struct rdma_cm_id *id)
+{
+	return container_of(id, struct mcm_fake_id, id);
+}
+
+int mcm_fake_dev_idx(struct mcm_fake *fake, struct ib_device *dev);
+bool mcm_fake_is_ib(struct mcm_fake *fake, struct ib_device *dev);
+void mcm_fake_inject(struct mcm_fake *fake, enum mcm_fake_at at,
+		     struct mcm_fake_id *fid, struct mcm_fake_join *join);
+void mcm_fake_ip_init(struct mcm_fake *fake);
+void mcm_fake_cm_igmp(struct mcm_fake *fake, struct mcm_fake_join *join,
+		      bool leave);
+u16 mcm_fake_mlid_of(struct mcm_fake *fake, const union ib_gid *gid);
+
 struct mcm_fake *mcm_fake_create(struct kunit *test);
 void mcm_fake_destroy(struct mcm_fake *fake);
 void mcm_fake_set_ib(struct mcm_fake *fake, int idx, bool ib);
@@ -178,5 +265,10 @@ int mcm_fake_live_ids_on(struct mcm_fake *fake, int idx);
 void mcm_fake_mgid(bool ib, const struct sockaddr *addr, union ib_gid *mgid);
 void mcm_fake_record_joins(struct mcm_fake *fake, unsigned int max);
 int mcm_fake_attached_to(struct mcm_fake *fake, struct ib_qp *qp);
+struct mcm_fake_ipstate mcm_fake_ip_state(struct mcm_fake *fake, int ifindex,
+					  const struct sockaddr *group);
+int mcm_fake_ip_includes(struct mcm_fake *fake, int ifindex,
+			 const struct sockaddr *group,
+			 const struct sockaddr *src);
 
 #endif /* _RDMA_MCM_FAKE_H */

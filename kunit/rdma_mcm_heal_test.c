@@ -15,42 +15,12 @@
 
 #include "rdma_mcm_test_util.h"
 
-#define MCM_MIN_MS	1000
-#define MCM_MAX_MS	16000
-
-static void mcm_restore_params(void *unused)
-{
-	rdma_mcm_rejoin_rate = 1000;
-	rdma_mcm_backoff_min_ms = MCM_MIN_MS;
-	rdma_mcm_backoff_max_ms = MCM_MAX_MS;
-}
-
 /* A healing context on 192.0.2.1, with the module's default knobs. */
 static struct rdma_mcm_ctx *mcm_open_heal(struct kunit *test)
 {
-	struct mcm_test *t = test->priv;
 	struct sockaddr_in src = mcm_v4(MCM_SRC);
-	struct rdma_mcm_ctx *ctx;
 
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mcm_restore_params,
-							NULL), 0);
-	mcm_restore_params(NULL);
-	ctx = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
-				    &mcm_rec_ops, &t->rec, &t->fake->be,
-				    RDMA_MCM_OPEN_HEAL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
-	t->rec.ctx = ctx;
-	return ctx;
-}
-
-/* Move the fake clock by @ms and run the rejoins, then deliver. */
-static void mcm_tick(struct kunit *test, struct rdma_mcm_ctx *ctx, u64 ms)
-{
-	struct mcm_test *t = test->priv;
-
-	t->fake->clock_ms += ms;
-	rdma_mcm_rejoin_run(ctx);
-	rdma_mcm_flush();
+	return mcm_open_at(test, (struct sockaddr *)&src, RDMA_MCM_OPEN_HEAL);
 }
 
 /* The backoff doubles from the minimum to the maximum, then stays. */
@@ -724,15 +694,6 @@ static void mcm_heal_address_moves(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
-static struct sockaddr_in6 mcm_heal_v6(struct kunit *test, const char *text)
-{
-	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
-
-	KUNIT_ASSERT_EQ(test, in6_pton(text, -1, sin6.sin6_addr.s6_addr, -1,
-				       NULL), 1);
-	return sin6;
-}
-
 /*
  * A healing IPv6 context whose address moves from a RoCE port to an
  * InfiniBand one: ff0e::1:2 and ff05::1:2 are two groups on RoCE, one
@@ -748,8 +709,8 @@ static void mcm_heal_groups_follow_link_layer(struct kunit *test)
 					       "ff0e::1", "ff02::9",
 					       "ff0e::7:7" };
 	struct mcm_test *t = test->priv;
-	struct sockaddr_in6 src = mcm_heal_v6(test, "2001:db8::1");
-	struct sockaddr_in6 g, other = mcm_heal_v6(test, "ff08::1:2");
+	struct sockaddr_in6 src = mcm_v6(test, "2001:db8::1");
+	struct sockaddr_in6 g, other = mcm_v6(test, "ff08::1:2");
 	struct rdma_mcm_ctx *ctx;
 	u32 h;
 	int i;
@@ -764,7 +725,7 @@ static void mcm_heal_groups_follow_link_layer(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	t->rec.ctx = ctx;
 	for (i = 0; i < ARRAY_SIZE(groups); i++) {
-		g = mcm_heal_v6(test, groups[i]);
+		g = mcm_v6(test, groups[i]);
 		KUNIT_ASSERT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&g,
 						    RDMA_MCM_SENDONLY_FULLMEMBER,
 						    NULL, NULL, &h), 0);
@@ -778,7 +739,7 @@ static void mcm_heal_groups_follow_link_layer(struct kunit *test)
 					    RDMA_MCM_SENDONLY_FULLMEMBER, NULL,
 					    NULL, &h), -EADDRINUSE);
 	for (i = ARRAY_SIZE(groups) - 1; i >= 0; i--) {
-		g = mcm_heal_v6(test, groups[i]);
+		g = mcm_v6(test, groups[i]);
 		KUNIT_EXPECT_EQ_MSG(test,
 				    rdma_mcm_leave_addr(ctx,
 							(struct sockaddr *)&g),

@@ -28,11 +28,10 @@
 #include "../drivers/rdma_mcm_internal.h"
 #include "rdma_mcm_test_rxe.h"
 
-#define TEST_DUMMY_IFNAME	"dummy0"
-#define TEST_DUMMY_ADDR		"192.0.2.1"	/* set by ip= on dummy0 */
+#define TEST_DUMMY_IFNAME	MCM_DUMMY_IFNAME
+#define TEST_DUMMY_ADDR		MCM_DUMMY_ADDR
 #define TEST_UNOWNED_ADDR	"198.51.100.1"	/* on no netdev */
 #define TEST_GROUP		"239.1.2.3"
-#define TEST_RXE_NAME		"rxe_kt0"
 
 static int test_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
@@ -105,41 +104,6 @@ static void rdma_cm_bind_address_without_rdma_device(struct kunit *test)
 }
 
 /*
- * Found by its netdev, not its name: ib_device_get_by_name() is gone in
- * 7.x, ib_device_get_by_netdev() is in every kernel the suites build on.
- */
-static void test_rxe_remove(void *unused)
-{
-	struct net_device *ndev;
-	struct ib_device *ibdev;
-
-	ndev = dev_get_by_name(&init_net, TEST_DUMMY_IFNAME);
-	if (!ndev)
-		return;
-	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
-	dev_put(ndev);
-	if (ibdev)
-		ib_unregister_device_and_put(ibdev);
-}
-
-/* Soft-RoCE on dummy0 for the rest of the case. */
-static void test_rxe_add(struct kunit *test)
-{
-	struct net_device *ndev;
-	int ret;
-
-	if (!IS_BUILTIN(CONFIG_RDMA_RXE))
-		kunit_skip(test, "needs CONFIG_RDMA_RXE=y");
-	ndev = dev_get_by_name(&init_net, TEST_DUMMY_IFNAME);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ndev);
-	ret = rxe_net_add(TEST_RXE_NAME, ndev);
-	dev_put(ndev);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_rxe_remove,
-							NULL), 0);
-}
-
-/*
  * rdma_mcm's ib_client is told about a Soft-RoCE device added on dummy0
  * and about its removal, synchronously with (un)registration.
  */
@@ -147,9 +111,9 @@ static void ib_client_sees_rxe_added_and_removed(struct kunit *test)
 {
 	unsigned int before = rdma_mcm_ib_device_count();
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	KUNIT_EXPECT_EQ(test, rdma_mcm_ib_device_count(), before + 1);
-	test_rxe_remove(NULL);
+	mcm_rxe_remove(NULL);
 	KUNIT_EXPECT_EQ(test, rdma_mcm_ib_device_count(), before);
 }
 
@@ -294,7 +258,7 @@ static void mcm_real_join_and_leave(struct kunit *test)
 	struct test_ulp ulp;
 	u32 h;
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	h = test_ulp_join(test, ctx, TEST_GROUP);
@@ -336,7 +300,7 @@ static void mcm_real_leave_cancels_join(struct kunit *test)
 	struct test_ulp ulp;
 	int i, joined_at_leave = 0;
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	for (i = 0; i < 20; i++) {
@@ -368,7 +332,7 @@ static void mcm_real_close_leaves_all(struct kunit *test)
 	struct test_ulp ulp;
 	int i;
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	for (i = 0; i < ARRAY_SIZE(groups); i++)
@@ -390,13 +354,13 @@ static void mcm_real_device_removal(struct kunit *test)
 	struct test_ulp ulp;
 	u32 h;
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	ctx = test_ulp_open(test, &ulp, TEST_DUMMY_ADDR);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	h = test_ulp_join(test, ctx, TEST_GROUP);
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&ulp.joined, 10 * HZ),
 			0UL);
-	test_rxe_remove(NULL);
+	mcm_rxe_remove(NULL);
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, ulp.nr_errors, 1);
 	KUNIT_EXPECT_EQ(test, ulp.last_status, -ENODEV);
@@ -539,9 +503,9 @@ static void mcm_real_device_removal_no_membership(struct kunit *test)
 	struct test_vulp v;
 	u32 port;
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	test_vulp_open(test, &v);
-	test_rxe_remove(NULL);
+	mcm_rxe_remove(NULL);
 	KUNIT_EXPECT_EQ(test, v.removed, 1);
 	KUNIT_EXPECT_EQ(test, v.errors, 0);
 	KUNIT_EXPECT_NULL(test, v.pd);
@@ -561,7 +525,7 @@ static void mcm_real_device_removal_attached_qp(struct kunit *test)
 	struct test_vulp v;
 	u32 h;
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	test_vulp_open(test, &v);
 	test_sockaddr_in(test, &grp, TEST_GROUP);
 	KUNIT_ASSERT_EQ(test, rdma_mcm_join(v.ctx, (struct sockaddr *)&grp,
@@ -570,7 +534,7 @@ static void mcm_real_device_removal_attached_qp(struct kunit *test)
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&v.joined, 10 * HZ),
 			0UL);
 	KUNIT_EXPECT_TRUE(test, test_igmp_joined(test, TEST_GROUP));
-	test_rxe_remove(NULL);
+	mcm_rxe_remove(NULL);
 	KUNIT_EXPECT_EQ(test, v.removed, 1);
 	KUNIT_EXPECT_EQ(test, v.errors, 1);
 	KUNIT_EXPECT_EQ(test, v.last_status, -ENODEV);
@@ -592,7 +556,7 @@ static void mcm_real_device_removal_joins_in_flight(struct kunit *test)
 	int i;
 	u32 h;
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	test_vulp_open(test, &v);
 	for (i = 0; i < ARRAY_SIZE(groups); i++) {
 		test_sockaddr_in(test, &grp, groups[i]);
@@ -601,7 +565,7 @@ static void mcm_real_device_removal_joins_in_flight(struct kunit *test)
 						    RDMA_MCM_FULLMEMBER, v.qp,
 						    NULL, &h), 0);
 	}
-	test_rxe_remove(NULL);
+	mcm_rxe_remove(NULL);
 	KUNIT_EXPECT_EQ(test, v.removed, 1);
 	KUNIT_EXPECT_EQ(test, v.errors, ARRAY_SIZE(groups));
 	KUNIT_EXPECT_EQ(test, v.destroy_ret, 0);
@@ -685,7 +649,7 @@ static void mcm_real_heal_across_device_reset(struct kunit *test)
 
 	init_completion(&h.all_joined);
 	init_completion(&h.all_rejoined);
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	test_sockaddr_in(test, &sin, TEST_DUMMY_ADDR);
 	ctx = rdma_mcm_open_flags(&init_net, (struct sockaddr *)&sin,
 				  &test_heal_ops, &h, RDMA_MCM_OPEN_HEAL);
@@ -695,7 +659,7 @@ static void mcm_real_heal_across_device_reset(struct kunit *test)
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&h.all_joined,
 							  10 * HZ), 0UL);
 
-	test_rxe_remove(NULL);
+	mcm_rxe_remove(NULL);
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, atomic_read(&h.rejoining), (int)ARRAY_SIZE(groups));
 	KUNIT_EXPECT_EQ(test, atomic_read(&h.removed), 1);
@@ -706,7 +670,7 @@ static void mcm_real_heal_across_device_reset(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, info.state, RDMA_MCM_WAITING);
 	}
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	/* the bound only keeps a broken build from hanging */
 	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&h.all_rejoined,
 							  60 * HZ), 0UL);
@@ -841,7 +805,7 @@ static void mcm_cdev_alloc_failure_each_point(struct kunit *test)
 	unsigned long umem;
 	int failed;
 
-	test_rxe_add(test);
+	mcm_rxe_add(test);
 	umem = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
 			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
 	KUNIT_ASSERT_NE_MSG(test, umem, 0, "no user memory for the test");

@@ -6,6 +6,8 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inet.h>
 #include <linux/kthread.h>
 #include <net/net_namespace.h>
 
@@ -149,6 +151,16 @@ struct sockaddr_in mcm_v4(u32 host_order)
 	return sin;
 }
 
+/* An IPv6 address from its text; the test fails on a malformed one. */
+struct sockaddr_in6 mcm_v6(struct kunit *test, const char *text)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+
+	KUNIT_ASSERT_EQ(test, in6_pton(text, -1, sin6.sin6_addr.s6_addr, -1,
+				       NULL), 1);
+	return sin6;
+}
+
 /* A context on 192.0.2.1 over the test's fake; the test fails if not. */
 struct rdma_mcm_ctx *mcm_open(struct kunit *test)
 {
@@ -270,6 +282,44 @@ int mcm_test_init(struct kunit *test)
 }
 
 /* Every case must leave nothing behind, and no callback ran beside another. */
+/* The healing knobs as the module's defaults (a kunit action too). */
+void mcm_restore_params(void *unused)
+{
+	rdma_mcm_rejoin_rate = 1000;
+	rdma_mcm_backoff_min_ms = MCM_MIN_MS;
+	rdma_mcm_backoff_max_ms = MCM_MAX_MS;
+}
+
+/*
+ * A context on @src with @flags over the test's fake, the healing knobs
+ * at their defaults for the case; the test fails if it cannot be opened.
+ */
+struct rdma_mcm_ctx *mcm_open_at(struct kunit *test, const struct sockaddr *src,
+				 u32 flags)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mcm_restore_params,
+							NULL), 0);
+	mcm_restore_params(NULL);
+	ctx = rdma_mcm_open_backend(&init_net, src, &mcm_rec_ops, &t->rec,
+				    &t->fake->be, flags);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	t->rec.ctx = ctx;
+	return ctx;
+}
+
+/* Move the fake clock by @ms and run the rejoins, then deliver. */
+void mcm_tick(struct kunit *test, struct rdma_mcm_ctx *ctx, u64 ms)
+{
+	struct mcm_test *t = test->priv;
+
+	t->fake->clock_ms += ms;
+	rdma_mcm_rejoin_run(ctx);
+	rdma_mcm_flush();
+}
+
 void mcm_test_exit(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;

@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/in.h>
+#include <linux/in6.h>
 
 #include "../drivers/rdma_mcm_internal.h"
 #include "rdma_mcm_fake.h"
@@ -80,9 +81,12 @@ struct mcm_test {
 extern const struct rdma_mcm_ops mcm_rec_ops;
 
 #define MCM_SRC		0xc0000201	/* 192.0.2.1 */
+#define MCM_MIN_MS	1000	/* rejoin_backoff_min_ms's default */
+#define MCM_MAX_MS	16000	/* rejoin_backoff_max_ms's default */
 #define MCM_GROUP(n)	(0xef010100 + (n))	/* 239.1.1.n */
 
 struct sockaddr_in mcm_v4(u32 host_order);
+struct sockaddr_in6 mcm_v6(struct kunit *test, const char *text);
 struct rdma_mcm_ctx *mcm_open(struct kunit *test);
 u32 mcm_join(struct kunit *test, struct rdma_mcm_ctx *ctx, u32 group,
 	     struct ib_qp *qp, enum rdma_mcm_join_type type);
@@ -111,6 +115,10 @@ struct mcm_leaver {
 
 void mcm_leave_in_thread(struct kunit *test, struct mcm_leaver *l);
 void mcm_wait_removing(struct kunit *test, struct ib_device *dev);
+void mcm_restore_params(void *unused);
+struct rdma_mcm_ctx *mcm_open_at(struct kunit *test, const struct sockaddr *src,
+				 u32 flags);
+void mcm_tick(struct kunit *test, struct rdma_mcm_ctx *ctx, u64 ms);
 int mcm_test_init(struct kunit *test);
 void mcm_test_exit(struct kunit *test);
 

@@ -6,19 +6,23 @@
  * reach it. Driven through debugfs:
  *
  *   /sys/kernel/debug/rdma_mcm_test_ulp/control   (write one command)
- *	open ADDR          context on IPv4 source ADDR, QP on its device
+ *	open ADDR          context on source ADDR (IPv4 or IPv6), QP on its
+ *	                   device
  *	openheal ADDR      the same, a healing context: when its device
  *	                   comes back the ULP builds its QP anew there and
  *	                   gives it to rdma_mcm_set_qp()
- *	join GROUP         full-member join, QP attached once joined
+ *	join GROUP [SRC...]  full-member join, QP attached once joined; with
+ *	                   sources, source-specific (rdma_mcm_join_ex())
  *	sendonly GROUP     send-only join
  *	leave GROUP        leave by address
- *	joinleave GROUP    join and leave at once (cancel of a join in flight)
+ *	joinleave GROUP [SRC...]  join and leave at once (cancel of a join in
+ *	                   flight)
  *	close              close the context, then free the QP
  *	join_many GROUP N  send-only joins of N groups from GROUP up, timed
  *	leave_many GROUP N leaves of those N groups, timed
  *   /sys/kernel/debug/rdma_mcm_test_ulp/status    (read)
- *	counters, then one line per membership
+ *	counters, then one line per membership: handle, group, state,
+ *	status, attached=, rejoins=, sources=, joined_by= (rdma_cm|rdma_mcm)
  *   /sys/kernel/debug/rdma_mcm_test_ulp/counters  (read)
  *	the counters alone
  *
@@ -43,6 +47,7 @@
 #include <rdma/rdma_mcm.h>
 
 #define TULP_NR_RECV	64
+#define TULP_MAX_SOURCES	4
 #define TULP_BUF_SIZE	(4096 + sizeof(struct ib_grh))
 
 struct tulp_buf {
@@ -325,15 +330,47 @@ static int tulp_parse_v4(const char *s, struct sockaddr_in *sin)
 	return in4_pton(s, -1, (u8 *)&sin->sin_addr, -1, NULL) ? 0 : -EINVAL;
 }
 
+/* An IPv4 or IPv6 literal */
+static int tulp_parse_addr(const char *s, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (!strchr(s, ':'))
+		return tulp_parse_v4(s, (struct sockaddr_in *)ss);
+	sin6->sin6_family = AF_INET6;
+	return in6_pton(s, -1, sin6->sin6_addr.s6_addr, -1, NULL) ? 0 : -EINVAL;
+}
+
+/* "GROUP [SRC...]": the group, then up to TULP_MAX_SOURCES sources */
+static int tulp_parse_join(char *arg, struct sockaddr_storage *grp,
+			   struct sockaddr_storage *srcs, unsigned int *nr)
+{
+	char *tok;
+
+	*nr = 0;
+	tok = strsep(&arg, " ");
+	if (!tok || tulp_parse_addr(tok, grp))
+		return -EINVAL;
+	while ((tok = strsep(&arg, " "))) {
+		if (!*tok)
+			continue;
+		if (*nr == TULP_MAX_SOURCES || tulp_parse_addr(tok, &srcs[*nr]))
+			return -EINVAL;
+		(*nr)++;
+	}
+	return 0;
+}
+
 static int tulp_open(const char *arg, u32 flags)
 {
-	struct sockaddr_in src;
+	struct sockaddr_storage src;
 	struct rdma_mcm_ctx *ctx;
 	int ret;
 
 	if (tulp.ctx)
 		return -EBUSY;
-	ret = tulp_parse_v4(arg, &src);
+	ret = tulp_parse_addr(arg, &src);
 	if (ret)
 		return ret;
 	ctx = rdma_mcm_open_flags(&init_net, (struct sockaddr *)&src, &tulp_ops,
@@ -413,7 +450,11 @@ static int tulp_many(bool join, struct sockaddr_in *first, char *count)
 
 static int tulp_command(char *cmd)
 {
-	struct sockaddr_in grp;
+	struct sockaddr_storage srcs[TULP_MAX_SOURCES];
+	struct rdma_mcm_join_req req = {};
+	struct sockaddr_storage grp;
+	struct sockaddr_in grp4;
+	unsigned int nr;
 	char *arg;
 	u32 handle;
 	int ret;
@@ -439,25 +480,30 @@ static int tulp_command(char *cmd)
 		if (!count)
 			return -EINVAL;
 		*count++ = '\0';
-		if (tulp_parse_v4(arg, &grp))
+		if (tulp_parse_v4(arg, &grp4))
 			return -EINVAL;
-		return tulp_many(cmd[0] == 'j', &grp, count);
+		return tulp_many(cmd[0] == 'j', &grp4, count);
 	}
-	if (tulp_parse_v4(arg, &grp))
+	if (tulp_parse_join(arg, &grp, srcs, &nr))
 		return -EINVAL;
-	if (!strcmp(cmd, "join") || !strcmp(cmd, "joinleave"))
-		ret = rdma_mcm_join(tulp.ctx, (struct sockaddr *)&grp,
-				    RDMA_MCM_FULLMEMBER,
-				    tulp.verbs_up ? tulp.qp : NULL, NULL,
-				    &handle);
-	else if (!strcmp(cmd, "sendonly"))
+	if (nr && strcmp(cmd, "join") && strcmp(cmd, "joinleave"))
+		return -EINVAL;
+	if (!strcmp(cmd, "join") || !strcmp(cmd, "joinleave")) {
+		req.group = (struct sockaddr *)&grp;
+		req.join_type = RDMA_MCM_FULLMEMBER;
+		req.qp = tulp.verbs_up ? tulp.qp : NULL;
+		req.sources = nr ? srcs : NULL;
+		req.nr_sources = nr;
+		ret = rdma_mcm_join_ex(tulp.ctx, &req, &handle);
+	} else if (!strcmp(cmd, "sendonly")) {
 		ret = rdma_mcm_join(tulp.ctx, (struct sockaddr *)&grp,
 				    RDMA_MCM_SENDONLY_FULLMEMBER, NULL, NULL,
 				    &handle);
-	else if (!strcmp(cmd, "leave"))
+	} else if (!strcmp(cmd, "leave")) {
 		return rdma_mcm_leave_addr(tulp.ctx, (struct sockaddr *)&grp);
-	else
+	} else {
 		return -EINVAL;
+	}
 	if (!ret && !strcmp(cmd, "joinleave")) {
 		/*
 		 * The join may complete before the leave (its callback then
@@ -474,7 +520,7 @@ static int tulp_command(char *cmd)
 static ssize_t tulp_control_write(struct file *file, const char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {
-	char buf[64];
+	char buf[512];
 	int ret;
 
 	if (len >= sizeof(buf))
@@ -534,12 +580,13 @@ static int tulp_status_show(struct seq_file *m, void *unused)
 		n = rdma_mcm_list(tulp.ctx, start, info, ARRAY_SIZE(info),
 				  &next);
 		for (i = 0; i < n; i++)
-			seq_printf(m, "member %u %pI4 %s %d attached=%d rejoins=%u\n",
-				   info[i].handle,
-				   &((struct sockaddr_in *)&info[i].group)->sin_addr,
+			seq_printf(m, "member %u %pISc %s %d attached=%d rejoins=%u sources=%u joined_by=%s\n",
+				   info[i].handle, &info[i].group,
 				   rdma_mcm_state_name(info[i].state),
 				   info[i].status, info[i].qp_attached,
-				   info[i].rejoins);
+				   info[i].rejoins, info[i].nr_sources,
+				   info[i].joined_by_mcm ? "rdma_mcm" :
+							   "rdma_cm");
 		if (!next)
 			break;
 		start = next;

@@ -4,8 +4,11 @@
  * RDMA_MCM_MAX_BATCH entries, each entry with its own result.
  *
  * The kernel reads and writes the application's array in place: the
- * entry_size is that of LIBRDMAMCM_1.0's entries. Only a test build whose
- * entries are longer (MCM_TEST_GROW) goes through a bounce buffer.
+ * entry_size is that of the symbol version's entries (join entries: 152
+ * bytes in LIBRDMAMCM_1.0, 168 with their sources since LIBRDMAMCM_1.5;
+ * every module takes both, an older one the 168 bytes while an entry
+ * has no sources). Only a test build whose entries are longer
+ * (MCM_TEST_GROW) goes through a bounce buffer.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -72,6 +75,16 @@ static int batch_ioctl(struct rdma_mcm_channel *ch,
 	return (int)b.s.done;
 }
 
+/*
+ * In place: the application's entries as they are; the kernel takes any
+ * size from an entry's first version up. A test build whose structs grow
+ * passes entries of its own size, as a later library would.
+ */
+static int in_place(const struct batch_kind *k)
+{
+	return !MCM_TEST_GROW || k->wire_size == k->api_size;
+}
+
 /* One chunk: in place, or through a bounce buffer of wire-size entries */
 static int chunk(struct rdma_mcm_channel *ch, const struct batch_kind *k,
 		 uint32_t ctx_id, uint8_t *app, uint32_t n)
@@ -79,7 +92,7 @@ static int chunk(struct rdma_mcm_channel *ch, const struct batch_kind *k,
 	uint8_t *buf;
 	int ret, i;
 
-	if (k->wire_size == k->api_size)
+	if (in_place(k))
 		return batch_ioctl(ch, k, ctx_id, app, n, k->api_size);
 	buf = calloc(n, k->wire_size);
 	if (!buf)
@@ -98,8 +111,7 @@ static int chunk(struct rdma_mcm_channel *ch, const struct batch_kind *k,
 static int run_batch(struct rdma_mcm_channel *ch, const struct batch_kind *k,
 		     uint32_t ctx_id, uint8_t *entries, unsigned int n)
 {
-	unsigned int limit = k->wire_size == k->api_size ? MCM_MAX_BATCH :
-			     MCM_BATCH_BOUNCE;
+	unsigned int limit = in_place(k) ? MCM_MAX_BATCH : MCM_BATCH_BOUNCE;
 	unsigned int done = 0, i, max;
 	int ret;
 
@@ -117,6 +129,10 @@ static int run_batch(struct rdma_mcm_channel *ch, const struct batch_kind *k,
 	return (int)done;
 }
 
+/*
+ * A joined entry goes in the table (@entry is a LIBRDMAMCM_1.0 entry or a
+ * longer one: only its first 152 bytes are read here).
+ */
 static void joined_entry(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			 void *entry)
 {
@@ -134,30 +150,84 @@ static void joined_entry(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 	}
 }
 
-static const struct batch_kind join_kind = {
+/*
+ * LIBRDMAMCM_1.5's entries: an entry with sources that a module older
+ * than sources refused (its non-zero tail: -E2BIG) is -EOPNOTSUPP, as
+ * rdma_mcm_join_source() says it. From a module that has sources, E2BIG
+ * is the entry's own (a source_size or a source's tail it cannot take).
+ */
+static void joined_entry_1_5(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			     void *entry)
+{
+	struct rdma_mcm_join_entry *e = entry;
+
+	if (e->result == -E2BIG && e->nr_sources &&
+	    !(ch->features & RDMA_MCM_FEATURE_SOURCES))
+		e->result = -EOPNOTSUPP;
+	joined_entry(ch, ctx_id, entry);
+}
+
+static const struct batch_kind join_kind_1_0 = {
 	.req = RDMA_MCM_IOC_BATCH_JOIN,
-	.api_size = MCM_API_JOIN_ENTRY_SIZE,
+	.api_size = MCM_API_JOIN_ENTRY_SIZE_1_0,
 	.wire_size = sizeof(struct mcm_wire_join_entry),
 	.done = joined_entry,
 };
 
-MCM_EXPORT int rdma_mcm_join_batch(struct rdma_mcm_channel *ch,
-				   uint32_t ctx_id,
-				   struct rdma_mcm_join_entry *entries,
-				   unsigned int n)
+static const struct batch_kind join_kind = {
+	.req = RDMA_MCM_IOC_BATCH_JOIN,
+	.api_size = MCM_API_JOIN_ENTRY_SIZE,
+	.wire_size = sizeof(struct mcm_wire_join_entry),
+	.done = joined_entry_1_5,
+};
+
+/*
+ * The entries' defaults (addr_len 0: the family's; source_size 0 with
+ * sources: the caller's struct rdma_mcm_source), then the batch.
+ */
+static int join_batch(struct rdma_mcm_channel *ch, const struct batch_kind *k,
+		      uint32_t ctx_id, uint8_t *entries, unsigned int n)
 {
+	struct rdma_mcm_join_entry *e;
 	unsigned int i;
 	int ret;
 
 	if (!ch || (!entries && n) || n > INT_MAX)
-		return mcm_result(-EINVAL);
-	for (i = 0; i < n; i++)
-		entry_addr_len(entries[i].addr, &entries[i].addr_len);
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		e = (void *)(entries + (size_t)i * k->api_size);
+		entry_addr_len(e->addr, &e->addr_len);
+		if (k->api_size == MCM_API_JOIN_ENTRY_SIZE && e->nr_sources &&
+		    !e->source_size)
+			e->source_size = MCM_API_SOURCE_SIZE;
+	}
 	pthread_mutex_lock(&ch->lock);
-	ret = run_batch(ch, &join_kind, ctx_id, (uint8_t *)entries, n);
+	ret = run_batch(ch, k, ctx_id, entries, n);
 	pthread_mutex_unlock(&ch->lock);
-	return mcm_result(ret);
+	return ret;
 }
+
+/* LIBRDMAMCM_1.5: 168-byte entries, with their sources */
+MCM_EXPORT int rdma_mcm_join_batch_v1_5(struct rdma_mcm_channel *ch,
+					uint32_t ctx_id,
+					struct rdma_mcm_join_entry *entries,
+					unsigned int n)
+{
+	return mcm_result(join_batch(ch, &join_kind, ctx_id,
+				     (uint8_t *)entries, n));
+}
+
+MCM_SYMVER(rdma_mcm_join_batch_v1_5, "rdma_mcm_join_batch@@LIBRDMAMCM_1.5");
+
+/* LIBRDMAMCM_1.0: 152-byte entries, for programs linked before 1.5 */
+MCM_EXPORT int rdma_mcm_join_batch_v1_0(struct rdma_mcm_channel *ch,
+					uint32_t ctx_id, void *entries,
+					unsigned int n)
+{
+	return mcm_result(join_batch(ch, &join_kind_1_0, ctx_id, entries, n));
+}
+
+MCM_SYMVER(rdma_mcm_join_batch_v1_0, "rdma_mcm_join_batch@LIBRDMAMCM_1.0");
 
 static void left_entry(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 		       void *entry)

@@ -212,6 +212,8 @@ static int handshake(struct rdma_mcm_channel *ch)
 	if (ver.s.abi_version != RDMA_MCM_ABI_VERSION)
 		return -EPROTONOSUPPORT;
 	ch->abi_version = ver.s.abi_version;
+	/* a module older than features had the field reserved: 0 */
+	ch->features = ver.s.features;
 	return negotiate(ch);
 }
 
@@ -332,4 +334,14 @@ MCM_EXPORT int rdma_mcm_abi_version(struct rdma_mcm_channel *ch)
 		return -1;
 	}
 	return (int)ch->abi_version;
+}
+
+/* LIBRDMAMCM_1.5: what VERSION said at open; the module cannot change */
+MCM_EXPORT int rdma_mcm_get_features(struct rdma_mcm_channel *ch,
+				     uint32_t *features)
+{
+	if (!ch || !features)
+		return mcm_result(-EINVAL);
+	*features = ch->features;
+	return 0;
 }

@@ -222,7 +222,8 @@ static int left_ms(int64_t deadline)
  * stands for, with the same fields.
  */
 static int join_sync(struct rdma_mcm_channel *ch, uint32_t ctx_id,
-		     const struct sockaddr *group, int join_flags,
+		     const struct sockaddr *group,
+		     const struct mcm_sources *srcs, int join_flags,
 		     uint64_t cookie, int timeout_ms,
 		     struct rdma_mcm_event *joined)
 {
@@ -231,7 +232,7 @@ static int join_sync(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 	struct mcm_wire_event ev;
 	int ret;
 
-	ret = mcm_join_locked(ch, ctx_id, group, join_flags, cookie,
+	ret = mcm_join_locked(ch, ctx_id, group, srcs, join_flags, cookie,
 			      &w.handle);
 	if (ret)
 		return ret;
@@ -262,9 +263,35 @@ MCM_EXPORT int rdma_mcm_join_sync(struct rdma_mcm_channel *ch,
 	if (!ch)
 		return mcm_result(-EINVAL);
 	pthread_mutex_lock(&ch->lock);
-	ret = join_sync(ch, ctx_id, group, join_flags, cookie, timeout_ms,
-			joined);
+	ret = join_sync(ch, ctx_id, group, NULL, join_flags, cookie,
+			timeout_ms, joined);
 	pthread_mutex_unlock(&ch->lock);
+	return mcm_result(ret);
+}
+
+/* LIBRDMAMCM_1.5: join_sync with sources (source.c checks them) */
+MCM_EXPORT int rdma_mcm_join_source_sync(struct rdma_mcm_channel *ch,
+					 uint32_t ctx_id,
+					 const struct sockaddr *group,
+					 const struct sockaddr *const *sources,
+					 unsigned int nr_sources,
+					 int join_flags, uint64_t cookie,
+					 int timeout_ms,
+					 struct rdma_mcm_event *joined)
+{
+	struct mcm_sources srcs;
+	int ret;
+
+	if (!ch)
+		return mcm_result(-EINVAL);
+	ret = mcm_sources_make(sources, nr_sources, join_flags, &srcs);
+	if (ret)
+		return mcm_result(ret);
+	pthread_mutex_lock(&ch->lock);
+	ret = join_sync(ch, ctx_id, group, &srcs, join_flags, cookie,
+			timeout_ms, joined);
+	pthread_mutex_unlock(&ch->lock);
+	mcm_sources_free(&srcs);
 	return mcm_result(ret);
 }
 

@@ -2,7 +2,8 @@
 /*
  * librdmamcm: contexts, joins, leaves, query and list. Each wraps one
  * ioctl and keeps the channel's membership table and event queue in step
- * with the kernel, under the channel's lock. Batches are in batch.c.
+ * with the kernel, under the channel's lock. Batches are in batch.c, the
+ * sources of a source-specific join in source.c.
  */
 #include <limits.h>
 #include <netinet/in.h>
@@ -16,8 +17,10 @@
  * The library hands these structs to the application at these sizes.
  * When the uapi header grows one, the functions of the symbol versions
  * before keep the old size, and a new symbol version takes the new one:
- * librdmamcm(7), "ABI growth". struct rdma_mcm_member grew once: 184
- * bytes in LIBRDMAMCM_1.0, 200 in LIBRDMAMCM_1.3, the first 184 alike.
+ * librdmamcm(7), "ABI growth". struct rdma_mcm_member grew twice: 184
+ * bytes in LIBRDMAMCM_1.0, 200 in LIBRDMAMCM_1.3, 208 in LIBRDMAMCM_1.5,
+ * each the one before and a tail. struct rdma_mcm_join_entry grew once:
+ * 152 bytes in LIBRDMAMCM_1.0, 168 in LIBRDMAMCM_1.5 (batch.c).
  */
 _Static_assert(sizeof(struct rdma_mcm_event) == MCM_API_EVENT_SIZE,
 	       "struct rdma_mcm_event grew: see librdmamcm(7), ABI growth");
@@ -27,11 +30,21 @@ _Static_assert(offsetof(struct rdma_mcm_member, rejoins) ==
 	       MCM_API_MEMBER_SIZE_1_0 &&
 	       MCM_API_MEMBER_SIZE_1_0 == RDMA_MCM_MEMBER_SIZE_VER0,
 	       "LIBRDMAMCM_1.0's struct rdma_mcm_member is the first 184 bytes");
+_Static_assert(offsetof(struct rdma_mcm_member, nr_sources) ==
+	       MCM_API_MEMBER_SIZE_1_3,
+	       "LIBRDMAMCM_1.3's struct rdma_mcm_member is the first 200 bytes");
 _Static_assert(sizeof(struct rdma_mcm_join_entry) == MCM_API_JOIN_ENTRY_SIZE,
 	       "struct rdma_mcm_join_entry grew: see librdmamcm(7)");
+_Static_assert(offsetof(struct rdma_mcm_join_entry, sources) ==
+	       MCM_API_JOIN_ENTRY_SIZE_1_0 &&
+	       MCM_API_JOIN_ENTRY_SIZE_1_0 == RDMA_MCM_JOIN_ENTRY_SIZE_VER0,
+	       "LIBRDMAMCM_1.0's struct rdma_mcm_join_entry is the first 152 bytes");
 _Static_assert(sizeof(struct rdma_mcm_leave_entry) ==
 	       MCM_API_LEAVE_ENTRY_SIZE,
 	       "struct rdma_mcm_leave_entry grew: see librdmamcm(7)");
+_Static_assert(sizeof(struct rdma_mcm_source) == MCM_API_SOURCE_SIZE &&
+	       MCM_API_SOURCE_SIZE == RDMA_MCM_SOURCE_SIZE_VER0,
+	       "struct rdma_mcm_source grew: see librdmamcm(7)");
 
 MCM_WIRE(struct rdma_mcm_create_ctx, w_create_ctx);
 MCM_WIRE(struct rdma_mcm_destroy_ctx, w_destroy_ctx);
@@ -252,9 +265,11 @@ void mcm_unjoin(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 }
 
 int mcm_join_locked(struct rdma_mcm_channel *ch, uint32_t ctx_id,
-		    const struct sockaddr *group, int join_flags,
+		    const struct sockaddr *group,
+		    const struct mcm_sources *srcs, int join_flags,
 		    uint64_t cookie, uint32_t *handle)
 {
+	int with_sources = srcs && srcs->nr;
 	struct w_join j;
 	int ret;
 
@@ -264,9 +279,22 @@ int mcm_join_locked(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 	j.s.cookie = cookie;
 	j.s.ctx_id = ctx_id;
 	j.s.join_flags = (uint32_t)join_flags;
+	if (with_sources) {
+		j.s.sources = (uintptr_t)srcs->v;
+		j.s.nr_sources = srcs->nr;
+		j.s.source_size = sizeof(*srcs->v);
+	}
 	ret = mcm_addr_copy(group, j.s.addr, &j.s.addr_len);
 	if (!ret)
 		ret = mcm_ioctl(ch, RDMA_MCM_IOC_JOIN, &j, sizeof(j));
+	/*
+	 * A module older than sources takes the longer struct only with a
+	 * zero tail: the sources make it E2BIG, which the library's own
+	 * struct (a zero tail beyond it, a source_size the module takes)
+	 * never is from one that knows them.
+	 */
+	if (ret == -E2BIG && with_sources)
+		return -EOPNOTSUPP;
 	if (ret)
 		return ret;
 	if (!mcm_table_add(&ch->members, ctx_id, j.s.handle, j.s.join_flags,
@@ -288,7 +316,8 @@ MCM_EXPORT int rdma_mcm_join(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 	if (!ch)
 		return mcm_result(-EINVAL);
 	pthread_mutex_lock(&ch->lock);
-	ret = mcm_join_locked(ch, ctx_id, group, join_flags, cookie, handle);
+	ret = mcm_join_locked(ch, ctx_id, group, NULL, join_flags, cookie,
+			      handle);
 	pthread_mutex_unlock(&ch->lock);
 	return mcm_result(ret);
 }
@@ -373,8 +402,8 @@ void mcm_fix_member(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 }
 
 /*
- * QUERY into the application's struct of @size bytes (184 or 200: the
- * symbol version's); the kernel gets the library's own struct.
+ * QUERY into the application's struct of @size bytes (184, 200 or 208:
+ * the symbol version's); the kernel gets the library's own struct.
  */
 int mcm_query_sized(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 		    uint32_t handle, void *out, size_t size)
@@ -398,8 +427,8 @@ int mcm_query_sized(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 	return 0;
 }
 
-/* LIBRDMAMCM_1.3: the 200-byte struct rdma_mcm_member */
-MCM_EXPORT int rdma_mcm_query_v1_3(struct rdma_mcm_channel *ch,
+/* LIBRDMAMCM_1.5: the 208-byte struct rdma_mcm_member */
+MCM_EXPORT int rdma_mcm_query_v1_5(struct rdma_mcm_channel *ch,
 				   uint32_t ctx_id, uint32_t handle,
 				   struct rdma_mcm_member *out)
 {
@@ -407,7 +436,18 @@ MCM_EXPORT int rdma_mcm_query_v1_3(struct rdma_mcm_channel *ch,
 					  MCM_API_MEMBER_SIZE));
 }
 
-MCM_SYMVER(rdma_mcm_query_v1_3, "rdma_mcm_query@@LIBRDMAMCM_1.3");
+MCM_SYMVER(rdma_mcm_query_v1_5, "rdma_mcm_query@@LIBRDMAMCM_1.5");
+
+/* LIBRDMAMCM_1.3: its first 200 bytes, for programs linked before 1.5 */
+MCM_EXPORT int rdma_mcm_query_v1_3(struct rdma_mcm_channel *ch,
+				   uint32_t ctx_id, uint32_t handle,
+				   void *out)
+{
+	return mcm_result(mcm_query_sized(ch, ctx_id, handle, out,
+					  MCM_API_MEMBER_SIZE_1_3));
+}
+
+MCM_SYMVER(rdma_mcm_query_v1_3, "rdma_mcm_query@LIBRDMAMCM_1.3");
 
 /* LIBRDMAMCM_1.0: its first 184 bytes, for programs linked before 1.3 */
 MCM_EXPORT int rdma_mcm_query_v1_0(struct rdma_mcm_channel *ch,
@@ -424,7 +464,8 @@ MCM_SYMVER(rdma_mcm_query_v1_0, "rdma_mcm_query@LIBRDMAMCM_1.0");
 #define MCM_LIST_BOUNCE	256
 
 /*
- * LIST into the application's array of @size-byte entries (184 or 200).
+ * LIST into the application's array of @size-byte entries (184, 200 or
+ * 208).
  * The kernel writes them in place, with entry_size @size (it takes any
  * from RDMA_MCM_MEMBER_SIZE_VER0 up); a test build whose structs grow
  * goes through a bounce buffer of its own entries.
@@ -485,8 +526,8 @@ int mcm_list_sized(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 	return ret;
 }
 
-/* LIBRDMAMCM_1.3: 200-byte entries */
-MCM_EXPORT int rdma_mcm_list_v1_3(struct rdma_mcm_channel *ch,
+/* LIBRDMAMCM_1.5: 208-byte entries */
+MCM_EXPORT int rdma_mcm_list_v1_5(struct rdma_mcm_channel *ch,
 				  uint32_t ctx_id, uint32_t start,
 				  struct rdma_mcm_member *out,
 				  unsigned int max, uint32_t *next)
@@ -495,7 +536,18 @@ MCM_EXPORT int rdma_mcm_list_v1_3(struct rdma_mcm_channel *ch,
 					 MCM_API_MEMBER_SIZE));
 }
 
-MCM_SYMVER(rdma_mcm_list_v1_3, "rdma_mcm_list@@LIBRDMAMCM_1.3");
+MCM_SYMVER(rdma_mcm_list_v1_5, "rdma_mcm_list@@LIBRDMAMCM_1.5");
+
+/* LIBRDMAMCM_1.3: 200-byte entries, for programs linked before 1.5 */
+MCM_EXPORT int rdma_mcm_list_v1_3(struct rdma_mcm_channel *ch,
+				  uint32_t ctx_id, uint32_t start, void *out,
+				  unsigned int max, uint32_t *next)
+{
+	return mcm_result(mcm_list_sized(ch, ctx_id, start, out, max, next,
+					 MCM_API_MEMBER_SIZE_1_3));
+}
+
+MCM_SYMVER(rdma_mcm_list_v1_3, "rdma_mcm_list@LIBRDMAMCM_1.3");
 
 /* LIBRDMAMCM_1.0: 184-byte entries, for programs linked before 1.3 */
 MCM_EXPORT int rdma_mcm_list_v1_0(struct rdma_mcm_channel *ch,

@@ -6,9 +6,7 @@
  * dumps streamed to a callback one message at a time, the "events" group
  * read from a second socket so that a dump never meets an event.
  *
- * Attributes are parsed here: one the library does not know is skipped,
- * one that runs past its message or is shorter than its type fails the
- * message with EBADMSG.
+ * The messages are parsed in nl_parse.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,17 +24,6 @@
 #define SOL_NETLINK	270
 #endif
 
-/* The sizes of LIBRDMAMCM_1.4: a later version grows into reserved[] */
-_Static_assert(sizeof(struct rdma_mcm_nl_member) == 568, "member size");
-_Static_assert(sizeof(struct rdma_mcm_nl_context) == 1168, "context size");
-_Static_assert(sizeof(struct rdma_mcm_nl_stats) == 1008 + sizeof(void *),
-	       "stats size");
-_Static_assert(sizeof(struct rdma_mcm_nl_notice) == 616, "notice size");
-_Static_assert(RDMA_MCM_NL_COUNTERS >= __RDMA_MCM_CNT_MAX, "counters");
-_Static_assert(RDMA_MCM_NL_LIMITS >= __RDMA_MCM_LIMIT_MAX, "limits");
-_Static_assert(RDMA_MCM_NL_USAGE >= __RDMA_MCM_USAGE_MAX, "usage");
-_Static_assert(RDMA_MCM_A_MAX < 64, "present is a 64-bit mask");
-
 struct rdma_mcm_nl {
 	int fd;				/* requests and their replies */
 	int mon_fd;			/* the "events" group, or -1 */
@@ -48,6 +35,8 @@ struct rdma_mcm_nl {
 	uint8_t *buf;			/* MCM_GENL_BUF bytes */
 	size_t ev_pos, ev_len;		/* events received, not yet read */
 	uint8_t *ev_buf;		/* MCM_GENL_BUF bytes, once monitoring */
+	struct mcm_nl_srcs srcs;	/* the sources of a dump's member */
+	struct mcm_nl_srcs ev_srcs;	/* those of the last event */
 };
 
 /* --- the real sockets --------------------------------------------------- */
@@ -138,428 +127,10 @@ const struct mcm_nl_io mcm_nl_sock_io = {
 const struct mcm_nl_io *mcm_nl_io = &mcm_nl_sock_io;
 void *mcm_nl_io_priv;
 
-/* --- attributes ----------------------------------------------------------- */
-
-#define ATTR_MAX	63		/* the types a table holds */
-
-struct attrs {
-	const struct nlattr *tb[ATTR_MAX + 1];
-	uint64_t present;
-};
-
-static const void *nla_data(const struct nlattr *a)
-{
-	return (const uint8_t *)a + NLA_HDRLEN;
-}
-
-static size_t nla_len(const struct nlattr *a)
-{
-	return a->nla_len - NLA_HDRLEN;
-}
-
-/*
- * Walk the attributes of @data: @fn for each; 0, fn's non-zero, or
- * -1/EBADMSG when one runs past the end
- */
-static int nla_walk(const void *data, size_t len,
-		    int (*fn)(const struct nlattr *a, void *arg), void *arg)
-{
-	const uint8_t *p = data;
-	int ret;
-
-	while (len >= NLA_HDRLEN) {
-		const struct nlattr *a = (const void *)p;
-		size_t step;
-
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > len) {
-			errno = EBADMSG;
-			return -1;
-		}
-		ret = fn(a, arg);
-		if (ret)
-			return ret;
-		step = NLA_ALIGN(a->nla_len);
-		if (step >= len)
-			return 0;
-		p += step;
-		len -= step;
-	}
-	/* bytes left that cannot hold an attribute: a truncated one */
-	if (len) {
-		errno = EBADMSG;
-		return -1;
-	}
-	return 0;
-}
-
-static int table_add(const struct nlattr *a, void *arg)
-{
-	struct attrs *at = arg;
-	unsigned int type = a->nla_type & NLA_TYPE_MASK;
-
-	if (type <= ATTR_MAX) {
-		at->tb[type] = a;
-		at->present |= 1ULL << type;
-	}
-	return 0;
-}
-
-static int nla_table(const void *data, size_t len, struct attrs *at)
-{
-	memset(at, 0, sizeof(*at));
-	return nla_walk(data, len, table_add, at);
-}
-
-static int nest_table(const struct nlattr *a, struct attrs *at)
-{
-	return nla_table(nla_data(a), nla_len(a), at);
-}
-
 static int bad(void)
 {
 	errno = EBADMSG;
 	return -1;
-}
-
-/* A fixed-size attribute of at least @size bytes, if present */
-static int get_fixed(const struct attrs *at, int type, void *out,
-		     size_t size)
-{
-	const struct nlattr *a = at->tb[type];
-
-	if (!a)
-		return 0;
-	if (nla_len(a) < size)
-		return bad();
-	memcpy(out, nla_data(a), size);
-	return 0;
-}
-
-static int get_u8(const struct attrs *at, int type, uint8_t *out)
-{
-	return get_fixed(at, type, out, 1);
-}
-
-static int get_u16(const struct attrs *at, int type, uint16_t *out)
-{
-	return get_fixed(at, type, out, 2);
-}
-
-static int get_u32(const struct attrs *at, int type, uint32_t *out)
-{
-	return get_fixed(at, type, out, 4);
-}
-
-static int get_u64(const struct attrs *at, int type, uint64_t *out)
-{
-	return get_fixed(at, type, out, 8);
-}
-
-/* A string attribute into @out (@size bytes, always NUL-terminated) */
-static void get_str(const struct attrs *at, int type, char *out, size_t size)
-{
-	const struct nlattr *a = at->tb[type];
-	size_t n;
-
-	if (!a)
-		return;
-	n = strnlen(nla_data(a), nla_len(a));
-	if (n >= size)
-		n = size - 1;
-	memcpy(out, nla_data(a), n);
-	out[n] = 0;
-}
-
-/*
- * An address of @family from attribute @type into @ss; 0, or -1/EBADMSG
- * when it is shorter than the family's. An unknown family is kept with
- * no address.
- */
-static int get_addr(const struct attrs *at, int type, uint32_t family,
-		    struct sockaddr_storage *ss)
-{
-	const struct nlattr *a = at->tb[type];
-
-	if (!a)
-		return 0;
-	memset(ss, 0, sizeof(*ss));
-	ss->ss_family = (sa_family_t)family;
-	switch (family) {
-	case AF_INET:
-		if (nla_len(a) < 4)
-			return bad();
-		memcpy(&((struct sockaddr_in *)ss)->sin_addr, nla_data(a), 4);
-		break;
-	case AF_INET6:
-		if (nla_len(a) < 16)
-			return bad();
-		memcpy(&((struct sockaddr_in6 *)ss)->sin6_addr, nla_data(a),
-		       16);
-		break;
-	case AF_IB:
-		/* struct sockaddr_ib: the GID at offset 8 */
-		if (nla_len(a) < 16)
-			return bad();
-		memcpy((uint8_t *)ss + 8, nla_data(a), 16);
-		break;
-	}
-	return 0;
-}
-
-/* --- counters --------------------------------------------------------- */
-
-static int counter_add(const struct nlattr *a, void *arg)
-{
-	struct rdma_mcm_nl_counters *cnt = arg;
-	unsigned int type = a->nla_type & NLA_TYPE_MASK;
-
-	/*
-	 * A zero-length attribute is the padding of a u64 (type 0,
-	 * RDMA_MCM_CNT_UNSPEC, in this nest): not a counter
-	 */
-	if (!nla_len(a))
-		return 0;
-	if (nla_len(a) < 8)
-		return bad();
-	if (type && type < RDMA_MCM_NL_COUNTERS) {
-		memcpy(&cnt->value[type], nla_data(a), 8);
-		cnt->present |= 1ULL << type;
-	}
-	return 0;
-}
-
-struct errno_list {
-	struct rdma_mcm_nl_errno_count *e;
-	uint32_t *n;
-};
-
-static int errno_add(const struct nlattr *a, void *arg)
-{
-	struct errno_list *l = arg;
-	struct rdma_mcm_nl_errno_count ec = { 0 };
-	struct attrs at;
-
-	if ((a->nla_type & NLA_TYPE_MASK) != RDMA_MCM_A_ERRNO_COUNT)
-		return 0;
-	if (nest_table(a, &at) || get_u32(&at, RDMA_MCM_A_ERRNO, &ec.err) ||
-	    get_u64(&at, RDMA_MCM_A_COUNT, &ec.count))
-		return -1;
-	/* beyond the room: kept as "any other" errno */
-	if (*l->n < RDMA_MCM_NL_ERRNOS) {
-		l->e[(*l->n)++] = ec;
-		return 0;
-	}
-	l->e[RDMA_MCM_NL_ERRNOS - 1].err = 0;
-	l->e[RDMA_MCM_NL_ERRNOS - 1].count += ec.count;
-	return 0;
-}
-
-static int get_counters(const struct attrs *at,
-			struct rdma_mcm_nl_counters *cnt)
-{
-	struct errno_list jf = { cnt->join_failures, &cnt->n_join_failures };
-	struct errno_list er = { cnt->errors, &cnt->n_errors };
-	const struct nlattr *a;
-
-	a = at->tb[RDMA_MCM_A_COUNTERS];
-	if (a && nla_walk(nla_data(a), nla_len(a), counter_add, cnt))
-		return -1;
-	a = at->tb[RDMA_MCM_A_JOIN_FAILURES];
-	if (a && nla_walk(nla_data(a), nla_len(a), errno_add, &jf))
-		return -1;
-	a = at->tb[RDMA_MCM_A_ERRORS];
-	if (a && nla_walk(nla_data(a), nla_len(a), errno_add, &er))
-		return -1;
-	return 0;
-}
-
-/* --- messages ------------------------------------------------------------- */
-
-/* The attributes of a message of the family */
-static int msg_table(const struct nlmsghdr *nlh, struct attrs *at)
-{
-	size_t hdr = NLMSG_LENGTH(GENL_HDRLEN);
-
-	if (nlh->nlmsg_len < hdr)
-		return bad();
-	return nla_table((const uint8_t *)nlh + hdr, nlh->nlmsg_len - hdr,
-			 at);
-}
-
-static int get_owner(const struct attrs *at, uint32_t *kind, uint32_t *pid,
-		     uint32_t *uid, char *name)
-{
-	uint8_t k = 0;
-
-	if (get_u8(at, RDMA_MCM_A_OWNER_KIND, &k) ||
-	    get_u32(at, RDMA_MCM_A_OWNER_PID, pid) ||
-	    get_u32(at, RDMA_MCM_A_OWNER_UID, uid))
-		return -1;
-	*kind = k;
-	get_str(at, RDMA_MCM_A_OWNER_NAME, name, RDMA_MCM_NL_NAME_LEN);
-	return 0;
-}
-
-static int member_from(const struct attrs *at, struct rdma_mcm_nl_member *m)
-{
-	uint16_t family = 0;
-
-	memset(m, 0, sizeof(*m));
-	m->present = at->present;
-	if (get_u32(at, RDMA_MCM_A_CTX_ID, &m->ctx_id) ||
-	    get_u32(at, RDMA_MCM_A_HANDLE, &m->handle) ||
-	    get_owner(at, &m->owner_kind, &m->owner_pid, &m->owner_uid,
-		      m->owner_name) ||
-	    get_u32(at, RDMA_MCM_A_FILE_CTX, &m->file_ctx) ||
-	    get_u32(at, RDMA_MCM_A_NETNS, &m->netns) ||
-	    get_u32(at, RDMA_MCM_A_PORT, &m->port) ||
-	    get_u16(at, RDMA_MCM_A_FAMILY, &family) ||
-	    get_u32(at, RDMA_MCM_A_QKEY, &m->qkey) ||
-	    get_fixed(at, RDMA_MCM_A_MGID, m->mgid, 16) ||
-	    get_u16(at, RDMA_MCM_A_MLID, &m->mlid) ||
-	    get_u8(at, RDMA_MCM_A_JOIN_TYPE, &m->join_type) ||
-	    get_u8(at, RDMA_MCM_A_STATE, &m->state) ||
-	    get_fixed(at, RDMA_MCM_A_STATUS, &m->status, 4) ||
-	    get_fixed(at, RDMA_MCM_A_LAST_STATUS, &m->last_status, 4) ||
-	    get_u32(at, RDMA_MCM_A_REJOINS, &m->rejoins) ||
-	    get_u32(at, RDMA_MCM_A_QUEUED, &m->queued) ||
-	    get_u64(at, RDMA_MCM_A_AGE_MS, &m->age_ms) ||
-	    get_u64(at, RDMA_MCM_A_STATE_AGE_MS, &m->state_age_ms))
-		return -1;
-	m->family = family;
-	if (get_addr(at, RDMA_MCM_A_SRC, family, &m->src) ||
-	    get_addr(at, RDMA_MCM_A_GROUP, family, &m->group))
-		return -1;
-	get_str(at, RDMA_MCM_A_DEV_NAME, m->dev_name, sizeof(m->dev_name));
-	get_str(at, RDMA_MCM_A_NETDEV, m->netdev, sizeof(m->netdev));
-	m->qp_attached = !!at->tb[RDMA_MCM_A_QP_ATTACHED];
-	return 0;
-}
-
-int mcm_nl_parse_member(const struct nlmsghdr *nlh,
-			struct rdma_mcm_nl_member *m)
-{
-	struct attrs at;
-
-	if (msg_table(nlh, &at))
-		return -1;
-	return member_from(&at, m);
-}
-
-int mcm_nl_parse_context(const struct nlmsghdr *nlh,
-			 struct rdma_mcm_nl_context *c)
-{
-	struct attrs at;
-	uint16_t family = 0;
-
-	memset(c, 0, sizeof(*c));
-	if (msg_table(nlh, &at))
-		return -1;
-	c->present = at.present;
-	if (get_u32(&at, RDMA_MCM_A_CTX_ID, &c->ctx_id) ||
-	    get_owner(&at, &c->owner_kind, &c->owner_pid, &c->owner_uid,
-		      c->owner_name) ||
-	    get_u32(&at, RDMA_MCM_A_FILE_CTX, &c->file_ctx) ||
-	    get_u32(&at, RDMA_MCM_A_NETNS, &c->netns) ||
-	    get_u32(&at, RDMA_MCM_A_PORT, &c->port) ||
-	    get_u32(&at, RDMA_MCM_A_CTX_FLAGS, &c->flags) ||
-	    get_u32(&at, RDMA_MCM_A_MEMBERS, &c->members) ||
-	    get_u16(&at, RDMA_MCM_A_FAMILY, &family) ||
-	    get_counters(&at, &c->cnt))
-		return -1;
-	c->family = family;
-	if (get_addr(&at, RDMA_MCM_A_SRC, family, &c->src))
-		return -1;
-	get_str(&at, RDMA_MCM_A_DEV_NAME, c->dev_name, sizeof(c->dev_name));
-	get_str(&at, RDMA_MCM_A_NETDEV, c->netdev, sizeof(c->netdev));
-	return 0;
-}
-
-struct u32_nest {
-	uint32_t *v;
-	uint32_t *present;
-	unsigned int n;
-};
-
-static int u32_add(const struct nlattr *a, void *arg)
-{
-	struct u32_nest *u = arg;
-	unsigned int type = a->nla_type & NLA_TYPE_MASK;
-
-	if (nla_len(a) < 4)
-		return bad();
-	if (type && type < u->n) {
-		memcpy(&u->v[type], nla_data(a), 4);
-		*u->present |= 1U << type;
-	}
-	return 0;
-}
-
-static int device_add(const struct nlattr *a, void *arg)
-{
-	struct rdma_mcm_nl_stats *st = arg;
-	struct rdma_mcm_nl_device *d;
-	struct attrs at;
-
-	if ((a->nla_type & NLA_TYPE_MASK) != RDMA_MCM_A_DEVICE)
-		return 0;
-	if (nest_table(a, &at))
-		return -1;
-	d = realloc(st->devices, (st->n_devices + 1) * sizeof(*d));
-	if (!d)
-		return -1;
-	st->devices = d;
-	d += st->n_devices;
-	memset(d, 0, sizeof(*d));
-	get_str(&at, RDMA_MCM_A_DEV_NAME, d->name, sizeof(d->name));
-	if (get_counters(&at, &d->cnt))
-		return -1;
-	st->n_devices++;
-	return 0;
-}
-
-/* @st must be zeroed, or hold devices from a message before */
-int mcm_nl_parse_stats(const struct nlmsghdr *nlh,
-		       struct rdma_mcm_nl_stats *st)
-{
-	struct u32_nest lim = { st->limits, &st->limits_present,
-				RDMA_MCM_NL_LIMITS };
-	struct u32_nest use = { st->usage, &st->usage_present,
-				RDMA_MCM_NL_USAGE };
-	size_t hdr = NLMSG_LENGTH(GENL_HDRLEN);
-	const struct nlattr *a;
-	struct attrs at;
-
-	if (msg_table(nlh, &at))
-		return -1;
-	st->present |= at.present;
-	if (get_counters(&at, &st->cnt) ||
-	    get_u64(&at, RDMA_MCM_A_EVENTS_LOST, &st->events_lost))
-		return -1;
-	a = at.tb[RDMA_MCM_A_LIMITS];
-	if (a && nla_walk(nla_data(a), nla_len(a), u32_add, &lim))
-		return -1;
-	a = at.tb[RDMA_MCM_A_USAGE];
-	if (a && nla_walk(nla_data(a), nla_len(a), u32_add, &use))
-		return -1;
-	/* every device nest, not only the last */
-	return nla_walk((const uint8_t *)nlh + hdr, nlh->nlmsg_len - hdr,
-			device_add, st);
-}
-
-int mcm_nl_parse_event(const struct nlmsghdr *nlh,
-		       struct rdma_mcm_nl_notice *ev)
-{
-	struct attrs at;
-	uint8_t type = 0;
-
-	memset(ev, 0, sizeof(*ev));
-	if (msg_table(nlh, &at) || member_from(&at, &ev->m) ||
-	    get_u8(&at, RDMA_MCM_A_EVENT, &type) ||
-	    get_u64(&at, RDMA_MCM_A_TIME_NS, &ev->time_ns))
-		return -1;
-	ev->event = type;
-	return 0;
 }
 
 /* --- requests and replies ------------------------------------------------ */
@@ -708,44 +279,17 @@ static int reopen(struct rdma_mcm_nl *nl)
 	return 0;
 }
 
-struct family_reply {
-	uint16_t id;
-	uint32_t mcgrp;
-};
-
-static int mcgrp_add(const struct nlattr *a, void *arg)
-{
-	struct family_reply *f = arg;
-	struct attrs at;
-	char name[32] = "";
-	uint32_t id = 0;
-
-	if (nest_table(a, &at) || get_u32(&at, CTRL_ATTR_MCAST_GRP_ID, &id))
-		return -1;
-	get_str(&at, CTRL_ATTR_MCAST_GRP_NAME, name, sizeof(name));
-	if (!strcmp(name, RDMA_MCM_GENL_MCGRP_EVENTS))
-		f->mcgrp = id;
-	return 0;
-}
-
 static int family_msg(const struct nlmsghdr *nlh, void *arg)
 {
-	struct family_reply *f = arg;
-	const struct nlattr *a;
-	struct attrs at;
+	struct mcm_nl_family *f = arg;
 
-	if (msg_table(nlh, &at) || get_u16(&at, CTRL_ATTR_FAMILY_ID, &f->id))
-		return -1;
-	a = at.tb[CTRL_ATTR_MCAST_GROUPS];
-	if (a && nla_walk(nla_data(a), nla_len(a), mcgrp_add, f))
-		return -1;
-	return 0;
+	return mcm_nl_parse_family(nlh, f);
 }
 
 /* The family's id and its "events" group: 0, or -1/ENOENT if absent */
 static int resolve(struct rdma_mcm_nl *nl)
 {
-	struct family_reply f = { 0 };
+	struct mcm_nl_family f = { 0 };
 	struct request r;
 
 	req_init(nl, &r, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
@@ -804,6 +348,8 @@ MCM_EXPORT void rdma_mcm_nl_close(struct rdma_mcm_nl *nl)
 		nl->io->close(nl->io_priv, nl->mon_fd);
 	free(nl->buf);
 	free(nl->ev_buf);
+	mcm_nl_srcs_free(&nl->srcs);
+	mcm_nl_srcs_free(&nl->ev_srcs);
 	free(nl);
 }
 
@@ -831,6 +377,7 @@ static int transact(struct rdma_mcm_nl *nl, struct request *r, reply_fn fn,
 struct member_dump {
 	rdma_mcm_nl_member_cb cb;
 	void *arg;
+	struct mcm_nl_srcs *srcs;
 	struct rdma_mcm_nl_member m;
 };
 
@@ -839,7 +386,7 @@ static int member_msg(const struct nlmsghdr *nlh, void *arg)
 	struct member_dump *d = arg;
 	int ret;
 
-	if (mcm_nl_parse_member(nlh, &d->m))
+	if (mcm_nl_parse_member(nlh, &d->m, d->srcs))
 		return -1;
 	ret = d->cb(&d->m, d->arg);
 	/* the callback's value, positive: stop; never -1 by mistake */
@@ -859,7 +406,7 @@ MCM_EXPORT int rdma_mcm_nl_dump_members(struct rdma_mcm_nl *nl,
 					uint32_t ctx_id,
 					rdma_mcm_nl_member_cb cb, void *arg)
 {
-	struct member_dump d = { .cb = cb, .arg = arg };
+	struct member_dump d = { .cb = cb, .arg = arg, .srcs = &nl->srcs };
 	struct request r;
 
 	if (check_args(nl, (const void *)cb))
@@ -1014,7 +561,7 @@ MCM_EXPORT int rdma_mcm_nl_read_event(struct rdma_mcm_nl *nl,
 			    g->cmd != RDMA_MCM_CMD_EVENT)
 				continue;
 			/* a bad one fails alone: the next call goes on */
-			if (mcm_nl_parse_event(nlh, ev))
+			if (mcm_nl_parse_event(nlh, ev, &nl->ev_srcs))
 				return -1;
 			return 1;
 		}
@@ -1085,6 +632,11 @@ static const char *const owner_names[] = {
 	[RDMA_MCM_OWNER_KERNEL] = "kernel",
 };
 
+static const char *const joiner_names[] = {
+	[RDMA_MCM_JOINER_RDMA_CM] = "rdma_cm",
+	[RDMA_MCM_JOINER_RDMA_MCM] = "rdma_mcm",
+};
+
 MCM_EXPORT const char *rdma_mcm_nl_counter_str(uint32_t counter)
 {
 	return NAME(counter_names, counter);
@@ -1108,4 +660,9 @@ MCM_EXPORT const char *rdma_mcm_nl_event_str(uint32_t event)
 MCM_EXPORT const char *rdma_mcm_nl_owner_str(uint32_t kind)
 {
 	return NAME(owner_names, kind);
+}
+
+MCM_EXPORT const char *rdma_mcm_nl_joiner_str(uint32_t joiner)
+{
+	return NAME(joiner_names, joiner);
 }

@@ -42,15 +42,22 @@
  * application's struct than that version defines, whatever the uapi
  * header says later (librdmamcm(7), "ABI growth"); mcm.c checks at build
  * time that the header still has these sizes. struct rdma_mcm_member grew
- * in LIBRDMAMCM_1.3 (rejoins, last_status, state_time_ns): rdma_mcm_query
- * and rdma_mcm_list of LIBRDMAMCM_1.0 write its first 184 bytes, those of
- * LIBRDMAMCM_1.3 all 200.
+ * in LIBRDMAMCM_1.3 (rejoins, last_status, state_time_ns) and in
+ * LIBRDMAMCM_1.5 (nr_sources, flags): rdma_mcm_query and rdma_mcm_list of
+ * LIBRDMAMCM_1.0 write its first 184 bytes, those of LIBRDMAMCM_1.3 its
+ * first 200, those of LIBRDMAMCM_1.5 all 208. struct rdma_mcm_join_entry
+ * grew in LIBRDMAMCM_1.5 (sources, nr_sources, source_size):
+ * rdma_mcm_join_batch of LIBRDMAMCM_1.0 takes 152-byte entries, that of
+ * LIBRDMAMCM_1.5 168-byte ones.
  */
 #define MCM_API_EVENT_SIZE	72
 #define MCM_API_MEMBER_SIZE_1_0	184
-#define MCM_API_MEMBER_SIZE	200
-#define MCM_API_JOIN_ENTRY_SIZE	152
+#define MCM_API_MEMBER_SIZE_1_3	200
+#define MCM_API_MEMBER_SIZE	208
+#define MCM_API_JOIN_ENTRY_SIZE_1_0 152
+#define MCM_API_JOIN_ENTRY_SIZE	168
 #define MCM_API_LEAVE_ENTRY_SIZE 152
+#define MCM_API_SOURCE_SIZE	136
 
 /*
  * Export @impl as the versioned symbol @sym, "name@@NODE" (the default,
@@ -60,20 +67,33 @@
  */
 #define MCM_SYMVER(impl, sym)	__asm__(".symver " #impl ", " sym)
 
-/* The implementations behind the versioned symbols (mcm.c) */
-MCM_EXPORT int rdma_mcm_query_v1_3(struct rdma_mcm_channel *ch,
+/* The implementations behind the versioned symbols (mcm.c, batch.c) */
+MCM_EXPORT int rdma_mcm_query_v1_5(struct rdma_mcm_channel *ch,
 				   uint32_t ctx_id, uint32_t handle,
 				   struct rdma_mcm_member *out);
+MCM_EXPORT int rdma_mcm_query_v1_3(struct rdma_mcm_channel *ch,
+				   uint32_t ctx_id, uint32_t handle,
+				   void *out);
 MCM_EXPORT int rdma_mcm_query_v1_0(struct rdma_mcm_channel *ch,
 				   uint32_t ctx_id, uint32_t handle,
 				   void *out);
-MCM_EXPORT int rdma_mcm_list_v1_3(struct rdma_mcm_channel *ch,
+MCM_EXPORT int rdma_mcm_list_v1_5(struct rdma_mcm_channel *ch,
 				  uint32_t ctx_id, uint32_t start,
 				  struct rdma_mcm_member *out,
+				  unsigned int max, uint32_t *next);
+MCM_EXPORT int rdma_mcm_list_v1_3(struct rdma_mcm_channel *ch,
+				  uint32_t ctx_id, uint32_t start, void *out,
 				  unsigned int max, uint32_t *next);
 MCM_EXPORT int rdma_mcm_list_v1_0(struct rdma_mcm_channel *ch,
 				  uint32_t ctx_id, uint32_t start, void *out,
 				  unsigned int max, uint32_t *next);
+MCM_EXPORT int rdma_mcm_join_batch_v1_5(struct rdma_mcm_channel *ch,
+					uint32_t ctx_id,
+					struct rdma_mcm_join_entry *entries,
+					unsigned int n);
+MCM_EXPORT int rdma_mcm_join_batch_v1_0(struct rdma_mcm_channel *ch,
+					uint32_t ctx_id, void *entries,
+					unsigned int n);
 
 /*
  * Test builds only. MCM_TEST_GROW=N makes every struct the library passes
@@ -95,6 +115,7 @@ MCM_WIRE(struct rdma_mcm_event, mcm_wire_event);
 MCM_WIRE(struct rdma_mcm_member, mcm_wire_member);
 MCM_WIRE(struct rdma_mcm_join_entry, mcm_wire_join_entry);
 MCM_WIRE(struct rdma_mcm_leave_entry, mcm_wire_leave_entry);
+MCM_WIRE(struct rdma_mcm_source, mcm_wire_source);
 
 /* The event types this library knows */
 #define MCM_EVENTS_KNOWN	(RDMA_MCM_EVENTS_DEFAULT | \
@@ -161,19 +182,45 @@ extern MCM_HIDDEN const struct mcm_nl_io mcm_nl_sock_io;
 #define MCM_GENL_BUF	(128 * 1024)	/* STATS_GET's reply takes up to 82 KiB */
 
 struct nlmsghdr;
+
 /*
- * Parsers of one kernel message (after its nlmsghdr and genlmsghdr are
- * checked): 0, or -1/EBADMSG for a truncated or malformed attribute.
- * Attributes they do not know are skipped.
+ * Room for the sources of a membership as a parser finds them (struct
+ * rdma_mcm_nl_member's @sources point into it): grown as needed, kept
+ * for the next message, freed by mcm_nl_srcs_free().
+ */
+struct mcm_nl_srcs {
+	struct sockaddr_storage *v;
+	uint32_t cap;
+};
+
+MCM_HIDDEN void mcm_nl_srcs_free(struct mcm_nl_srcs *s);
+
+/*
+ * Parsers of one kernel message (nl_parse.c; after its nlmsghdr and
+ * genlmsghdr are checked): 0, or -1/EBADMSG for a truncated or malformed
+ * attribute (-1/ENOMEM: no room for the sources in @srcs). Attributes
+ * they do not know are skipped, as is a source of a length that is not
+ * its family's.
  */
 MCM_HIDDEN int mcm_nl_parse_member(const struct nlmsghdr *nlh,
-				   struct rdma_mcm_nl_member *m);
+				   struct rdma_mcm_nl_member *m,
+				   struct mcm_nl_srcs *srcs);
 MCM_HIDDEN int mcm_nl_parse_context(const struct nlmsghdr *nlh,
 				    struct rdma_mcm_nl_context *c);
 MCM_HIDDEN int mcm_nl_parse_stats(const struct nlmsghdr *nlh,
 				  struct rdma_mcm_nl_stats *st);
 MCM_HIDDEN int mcm_nl_parse_event(const struct nlmsghdr *nlh,
-				  struct rdma_mcm_nl_notice *ev);
+				  struct rdma_mcm_nl_notice *ev,
+				  struct mcm_nl_srcs *srcs);
+
+/* The controller's answer about a family: its id, its "events" group */
+struct mcm_nl_family {
+	uint16_t id;
+	uint32_t mcgrp;
+};
+
+MCM_HIDDEN int mcm_nl_parse_family(const struct nlmsghdr *nlh,
+				   struct mcm_nl_family *f);
 
 struct mcm_member;
 struct mcm_ctx;
@@ -293,6 +340,7 @@ struct rdma_mcm_channel {
 	 */
 	void (*detach_hook)(struct mcm_member *m, int forget);
 	int no_query_ctx;		/* the module has no QUERY_CTX */
+	uint32_t features;		/* RDMA_MCM_FEATURE_*, from VERSION */
 };
 
 /*
@@ -319,9 +367,28 @@ MCM_HIDDEN int mcm_wanted(uint64_t types, uint32_t type);
 MCM_HIDDEN int mcm_ctx_where(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			     struct mcm_where *w);
 
-/* mcm.c: with ch->lock held; 0 or -errno */
+/*
+ * The sources of a source-specific join as the kernel takes them
+ * (source.c): @nr entries at @v, or none.
+ */
+struct mcm_sources {
+	struct mcm_wire_source *v;
+	uint32_t nr;
+};
+
+/* source.c: checked and filled, without ch->lock; 0 or -errno */
+MCM_HIDDEN int mcm_sources_make(const struct sockaddr *const *sources,
+				unsigned int nr, int join_flags,
+				struct mcm_sources *out);
+MCM_HIDDEN void mcm_sources_free(struct mcm_sources *s);
+
+/*
+ * mcm.c: with ch->lock held; 0 or -errno. @srcs may be NULL (any source);
+ * a module older than sources makes a join with sources -EOPNOTSUPP.
+ */
 MCM_HIDDEN int mcm_join_locked(struct rdma_mcm_channel *ch, uint32_t ctx_id,
-			       const struct sockaddr *group, int join_flags,
+			       const struct sockaddr *group,
+			       const struct mcm_sources *srcs, int join_flags,
 			       uint64_t cookie, uint32_t *handle);
 MCM_HIDDEN int mcm_leave_locked(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 				uint32_t handle, const struct sockaddr *group,

@@ -27,10 +27,13 @@ static const char usage_text[] =
 "Usage: rdma-mcm [-j [-p]] [-b ADDR] [-t SECONDS] [--no-heal] COMMAND [ARGS]\n"
 "       rdma-mcm -h | --help | -V | --version\n"
 "\n"
-"  join GROUP... [--send-only]   join and print events until SIGINT or\n"
+"  join GROUP... [--send-only] [--source ADDR]...\n"
+"                                join and print events until SIGINT or\n"
 "                                SIGTERM; reads commands on stdin:\n"
-"                                join GROUP... [--send-only], leave\n"
-"                                GROUP..., list, stats, help, quit\n"
+"                                join GROUP... [--send-only] [--source\n"
+"                                ADDR]..., leave GROUP..., list, stats,\n"
+"                                help, quit. --source (repeated): only\n"
+"                                from these sources (IGMPv3/MLDv2, RoCE)\n"
 "  list                          memberships of this process (none in a\n"
 "                                fresh one: they belong to the open file)\n"
 "  show [dev DEV] [group GROUP] [state STATE] [pid PID] [ctx ID]\n"
@@ -45,8 +48,9 @@ static const char usage_text[] =
 "                                SIGINT, SIGTERM or COUNT events\n"
 "  send GROUP [-c COUNT] [-s SIZE] [-i USEC] [--send-only]\n"
 "                                send COUNT datagrams of SIZE bytes\n"
-"  recv GROUP [-c COUNT] [-s SIZE]\n"
-"                                receive COUNT datagrams, fail after -t\n"
+"  recv GROUP [--source ADDR]... [-c COUNT] [-s SIZE]\n"
+"                                receive COUNT datagrams, fail after -t;\n"
+"                                then a line per source they came from\n"
 "\n"
 "  -j, --json             JSON lines output (errors too)\n"
 "  -p, --pretty           JSON output, each object indented (implies -j)\n"
@@ -58,7 +62,8 @@ static const char usage_text[] =
 "  -t, --timeout SECONDS  timeout of send and recv, join included\n"
 "                         (default 30)\n"
 "  -h, --help             this help (also after a command)\n"
-"  -V, --version          versions of the tool and of the loaded module\n";
+"  -V, --version          versions of the tool and of the loaded module,\n"
+"                         and the module's features\n";
 
 static void usage(FILE *f)
 {
@@ -97,29 +102,78 @@ int cli_parse_uint(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
-/* The tool's and the library's version, and the module's ABI if loaded */
+/* The name of feature bit @bit (RDMA_MCM_FEATURE_*), or NULL */
+static const char *feature_name(uint32_t bit)
+{
+	switch (bit) {
+	case RDMA_MCM_FEATURE_SOURCES:
+		return "sources";
+	case RDMA_MCM_FEATURE_IPV6_ROCE:
+		return "ipv6-roce";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The module's features: text "sources,ipv6-roce" ("none"), JSON
+ * ["sources","ipv6-roce"]; a bit the tool does not know as bit-N
+ */
+static void print_features(uint32_t features, int json)
+{
+	const char *name;
+	int i, n = 0;
+
+	fputs(json ? "[" : "", stdout);
+	for (i = 0; i < 32; i++) {
+		if (!(features & (1U << i)))
+			continue;
+		name = feature_name(1U << i);
+		printf("%s%s", n++ ? "," : "", json ? "\"" : "");
+		if (name)
+			fputs(name, stdout);
+		else
+			printf("bit-%d", i);
+		fputs(json ? "\"" : "", stdout);
+	}
+	fputs(json ? "]" : n ? "" : "none", stdout);
+}
+
+/*
+ * The tool's and the library's version, and the module's ABI and
+ * features if loaded
+ */
 static int cmd_version(struct cli *cli)
 {
 	struct rdma_mcm_channel *ch = rdma_mcm_open_channel(0);
 	int err = errno;
 	const char *why = err == ENOENT ? "not loaded" : strerror(err);
+	uint32_t features = 0;
 
+	if (ch)
+		rdma_mcm_get_features(ch, &features);
 	if (cli->json) {
 		printf("{\"version\":\"%s\",\"abi\":%d,\"module_abi\":",
 		       MCM_VERSION, RDMA_MCM_ABI_VERSION);
-		if (ch)
-			printf("%d}\n", rdma_mcm_abi_version(ch));
-		else
+		if (ch) {
+			printf("%d,\"features\":", rdma_mcm_abi_version(ch));
+			print_features(features, 1);
+			puts("}");
+		} else {
 			printf("null,\"module\":\"%s\"}\n", why);
+		}
 	} else {
 		printf("rdma-mcm %s (librdmamcm %s, ABI %d)\n", MCM_VERSION,
 		       MCM_VERSION, RDMA_MCM_ABI_VERSION);
-		if (ch)
-			printf("rdma_mcm module: ABI %d\n",
+		if (ch) {
+			printf("rdma_mcm module: ABI %d features ",
 			       rdma_mcm_abi_version(ch));
-		else
+			print_features(features, 0);
+			putchar('\n');
+		} else {
 			printf("rdma_mcm module: %s (/dev/%s: %s)\n", why,
 			       RDMA_MCM_DEVICE_NAME, strerror(err));
+		}
 	}
 	rdma_mcm_close_channel(ch);
 	return 0;

@@ -380,6 +380,7 @@ static void member_json(struct cli *cli, const struct rdma_mcm_nl_member *m)
 			   m->owner_uid, m->owner_name };
 	char a[80];
 	struct rec r;
+	uint32_t i;
 
 	rec_begin(&r);
 	rec_u64(&r, "ctx", m->ctx_id);
@@ -427,6 +428,17 @@ static void member_json(struct cli *cli, const struct rdma_mcm_nl_member *m)
 	if (HAS(m, QUEUED))
 		rec_u64(&r, "queued", m->queued);
 	rec_bool(&r, "qp_attached", m->qp_attached);
+	if (HAS(m, SOURCES)) {
+		rec_open(&r, "sources", '[');
+		for (i = 0; i < m->nr_sources; i++) {
+			addr_text(&m->sources[i], a, sizeof(a));
+			fprintf(r.f, "%s", i ? "," : "");
+			json_str(r.f, a);
+		}
+		rec_close(&r, ']');
+	}
+	if (HAS(m, JOINED_BY))
+		rec_str(&r, "joined_by", rdma_mcm_nl_joiner_str(m->joined_by));
 	rec_end(cli, &r);
 }
 
@@ -435,6 +447,7 @@ static void member_text(const struct rdma_mcm_nl_member *m)
 	struct owner o = { m->present, m->owner_kind, m->owner_pid,
 			   m->owner_uid, m->owner_name };
 	char a[80], status[128];
+	uint32_t i;
 
 	printf("ctx %u handle %u", m->ctx_id, m->handle);
 	if (HAS(m, DEV_NAME))
@@ -453,6 +466,13 @@ static void member_text(const struct rdma_mcm_nl_member *m)
 	       m->rejoins, m->queued);
 	if (m->qp_attached)
 		fputs(" qp attached", stdout);
+	/* a source-specific join's sources: "sources A,B" */
+	for (i = 0; i < m->nr_sources; i++) {
+		addr_text(&m->sources[i], a, sizeof(a));
+		printf("%s%s", i ? "," : " sources ", a);
+	}
+	if (HAS(m, JOINED_BY))
+		printf(" joined-by %s", rdma_mcm_nl_joiner_str(m->joined_by));
 	putchar('\n');
 }
 

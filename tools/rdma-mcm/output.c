@@ -286,6 +286,16 @@ static void last_status_json(int32_t status)
 	json_str(stdout, strerror(-status));
 }
 
+/*
+ * Who joined the group on the device: rdma_mcm itself (an IPv6 group on
+ * RoCE v2), else rdma_cm, as every module older than the flag did
+ */
+static const char *joined_by(const struct rdma_mcm_member *mb)
+{
+	return mb->flags & RDMA_MCM_MEMBER_JOINED_BY_MCM ? "rdma_mcm" :
+							   "rdma_cm";
+}
+
 void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 {
 	struct sockaddr_storage ss;
@@ -312,9 +322,14 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 		printf(",\"rejoins\":%u", mb->rejoins);
 		last_status_json(mb->last_status);
 		if (age < 0)
-			printf(",\"age\":null}\n");
+			printf(",\"age\":null");
 		else
-			printf(",\"age\":%.3f}\n", age);
+			printf(",\"age\":%.3f", age);
+		printf(",\"nr_sources\":%u,\"joined_by\":", mb->nr_sources);
+		if (mb->state == RDMA_MCM_STATE_JOINED)
+			printf("\"%s\"}\n", joined_by(mb));
+		else
+			printf("null}\n");
 		return;
 	}
 	printf("ctx %u handle %u group %s state %s flags %s", cli->ctx_id,
@@ -335,6 +350,10 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 	}
 	if (age >= 0)
 		printf(" age %.3fs", age);
+	if (mb->nr_sources)
+		printf(" sources %u", mb->nr_sources);
+	if (mb->state == RDMA_MCM_STATE_JOINED)
+		printf(" joined-by %s", joined_by(mb));
 	putchar('\n');
 }
 
@@ -362,15 +381,55 @@ void out_stats(struct cli *cli, const unsigned int counts[4],
 	       cli->events);
 }
 
+/* recv's ,"sources":[{"addr":"192.0.2.1","datagrams":20},...] */
+static void from_json(const struct cli_from *from)
+{
+	char a[INET6_ADDRSTRLEN];
+	size_t i;
+
+	printf(",\"sources\":[");
+	for (i = 0; i < from->n; i++) {
+		from_name(from, i, a, sizeof(a));
+		printf("%s{", i ? "," : "");
+		json_key("addr", a, 1);
+		printf(",\"datagrams\":%lu}", from->v[i].datagrams);
+	}
+	if (from->unknown)
+		printf("%s{\"addr\":null,\"datagrams\":%lu}", from->n ? "," : "",
+		       from->unknown);
+	putchar(']');
+}
+
+/* recv's lines "from 192.0.2.1 datagrams 20", one per source */
+static void from_text(const struct cli_from *from)
+{
+	char a[INET6_ADDRSTRLEN];
+	size_t i;
+
+	for (i = 0; i < from->n; i++) {
+		from_name(from, i, a, sizeof(a));
+		printf("from %s datagrams %lu\n", a, from->v[i].datagrams);
+	}
+	if (from->unknown)
+		printf("from unknown datagrams %lu\n", from->unknown);
+}
+
+/* send's and recv's result; recv's with where its datagrams came from */
 void out_count(struct cli *cli, const char *what, const char *group,
-	       unsigned long count, unsigned long want)
+	       unsigned long count, unsigned long want,
+	       const struct cli_from *from)
 {
 	if (cli->json) {
 		putchar('{');
 		json_key("event", what, 1);
 		json_key("group", group, 0);
-		printf(",\"count\":%lu,\"wanted\":%lu}\n", count, want);
+		printf(",\"count\":%lu,\"wanted\":%lu", count, want);
+		if (from)
+			from_json(from);
+		puts("}");
 		return;
 	}
 	printf("%s %s count %lu of %lu\n", what, group, count, want);
+	if (from)
+		from_text(from);
 }

@@ -17,6 +17,37 @@
 
 struct ibv_context;
 
+/*
+ * The --source addresses of a command: every group of it is joined
+ * source-specific with all of them (rdma_mcm_join_source())
+ */
+struct cli_sources {
+	struct sockaddr_storage addr[RDMA_MCM_MAX_SOURCES];
+	const struct sockaddr *ptr[RDMA_MCM_MAX_SOURCES];
+	unsigned int n;
+};
+
+/* One source address a recv's datagrams came from (from.c) */
+struct cli_from_src {
+	uint8_t addr[16];		/* IPv6, or IPv4 as ::ffff:a.b.c.d */
+	unsigned long datagrams;
+};
+
+/*
+ * Where a recv's datagrams came from, as their GRHs say: a count per
+ * source address, in the order they were first seen; @unknown counts
+ * those without a GRH the tool can read, and those from more distinct
+ * sources than it keeps (CLI_FROM_MAX)
+ */
+struct cli_from {
+	struct cli_from_src *v;
+	size_t n, cap;
+	size_t last;			/* the entry the last datagram hit */
+	unsigned long unknown;
+};
+
+#define CLI_FROM_MAX	1024
+
 /* A group as the user named it and as it is joined */
 struct cli_member {
 	int used;
@@ -87,7 +118,8 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb);
 void out_stats(struct cli *cli, const unsigned int counts[4],
 	       unsigned int total);
 void out_count(struct cli *cli, const char *what, const char *group,
-	       unsigned long count, unsigned long want);
+	       unsigned long count, unsigned long want,
+	       const struct cli_from *from);
 void json_str(FILE *f, const char *s);
 void out_text(int json, FILE *f, const char *key, const char *text);
 
@@ -95,12 +127,27 @@ void out_text(int json, FILE *f, const char *key, const char *text);
 int cli_ensure_ctx(struct cli *cli, const struct sockaddr *group);
 struct ibv_context *cli_open_dev(struct cli *cli);
 
+/* from.c: the GRH of a receive (its first 40 bytes), if it has one */
+void from_add(struct cli_from *f, const uint8_t *grh, int has_grh);
+void from_free(struct cli_from *f);
+/* The text of source @i, as inet_ntop() writes an IPv4 or IPv6 one */
+void from_name(const struct cli_from *f, size_t i, char *buf, size_t len);
+
 /* session.c */
 int cli_open(struct cli *cli, int flags);
 struct cli_member *cli_member_new(struct cli *cli, const char *text,
 				  int join_flags);
 void cli_member_free(struct cli *cli, struct cli_member *m);
-int cli_join(struct cli *cli, struct cli_member *m);
+/* --source @text: 0, or -1 (reported) */
+int cli_source_add(struct cli_sources *s, const char *text);
+/* The sources for @m's join: the group's family, a full member; 0 or -1 */
+int cli_sources_check(const struct cli_member *m,
+		      const struct cli_sources *s);
+/* A failed join of @name (@family) with @nr sources: errno @err, plainly */
+void cli_join_failed(struct cli *cli, const char *name, int family, int err,
+		     unsigned int nr);
+int cli_join(struct cli *cli, struct cli_member *m,
+	     const struct cli_sources *s);
 int cli_leave(struct cli *cli, struct cli_member *m);
 void cli_leave_all(struct cli *cli);
 int cli_list(struct cli *cli);

@@ -83,16 +83,99 @@ static struct cli_member *by_cookie(struct cli *cli, uint64_t cookie)
 	return &cli->mem[cookie - 1];
 }
 
-/* Start a join of @m (async); 0 or -1, reported. */
-int cli_join(struct cli *cli, struct cli_member *m)
+/* --- sources ----------------------------------------------------------- */
+
+int cli_source_add(struct cli_sources *s, const char *text)
+{
+	struct sockaddr_storage *ss;
+
+	if (!text) {
+		cli_err("--source needs an address");
+		return -1;
+	}
+	if (s->n == RDMA_MCM_MAX_SOURCES) {
+		cli_err("at most %d --source addresses", RDMA_MCM_MAX_SOURCES);
+		return -1;
+	}
+	ss = &s->addr[s->n];
+	if (rdma_mcm_parse_addr(text, ss)) {
+		cli_err("bad source address '%s': %s", text, strerror(errno));
+		return -1;
+	}
+	s->ptr[s->n++] = (const struct sockaddr *)ss;
+	return 0;
+}
+
+int cli_sources_check(const struct cli_member *m, const struct cli_sources *s)
+{
+	char name[80];
+	unsigned int i;
+
+	if (!s || !s->n)
+		return 0;
+	if (m->join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER) {
+		cli_err("--source needs a full-member join, not --send-only");
+		return -1;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (s->addr[i].ss_family == m->addr.ss_family)
+			continue;
+		addr_name(s->ptr[i], name, sizeof(name));
+		cli_err("join %s: source %s is not of the group's family",
+			m->name, name);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * With sources, EOPNOTSUPP is a module older than them, or a port that
+ * cannot filter (InfiniBand: the features say which); ENOBUFS more
+ * sources than the host's IGMPv3 / MLDv2 filters take.
+ */
+void cli_join_failed(struct cli *cli, const char *name, int family, int err,
+		     unsigned int nr)
+{
+	uint32_t features = 0;
+
+	if (nr && err == EOPNOTSUPP && cli->ch &&
+	    !rdma_mcm_get_features(cli->ch, &features) &&
+	    !(features & RDMA_MCM_FEATURE_SOURCES))
+		cli_err("join %s: the rdma_mcm module is too old for source-specific joins",
+			name);
+	else if (nr && err == EOPNOTSUPP)
+		cli_err("join %s: %s (source-specific joins need RoCE: InfiniBand has no source filter)",
+			name, strerror(err));
+	else if (nr && err == ENOBUFS)
+		cli_err("join %s: %s (%u sources: more than %s allows?)", name,
+			strerror(err), nr, family == AF_INET ? "net.ipv4.igmp_max_msf" :
+			"net.ipv6.mld_max_msf");
+	else
+		cli_err("join %s: %s", name, strerror(err));
+}
+
+/* Start a join of @m (async), with the sources @s if any; 0 or -1, reported. */
+int cli_join(struct cli *cli, struct cli_member *m,
+	     const struct cli_sources *s)
 {
 	uint64_t cookie = (uint64_t)(m - cli->mem) + 1;
+	unsigned int nr = s ? s->n : 0;
+	int ret;
 
-	if (cli_ensure_ctx(cli, (struct sockaddr *)&m->addr))
+	if (cli_sources_check(m, s) ||
+	    cli_ensure_ctx(cli, (struct sockaddr *)&m->addr))
 		return -1;
-	if (rdma_mcm_join(cli->ch, cli->ctx_id, (struct sockaddr *)&m->addr,
-			  m->join_flags, cookie, &m->handle)) {
-		cli_err("join %s: %s", m->name, strerror(errno));
+	if (nr)
+		ret = rdma_mcm_join_source(cli->ch, cli->ctx_id,
+					   (struct sockaddr *)&m->addr,
+					   s->ptr, nr, m->join_flags, cookie,
+					   &m->handle);
+	else
+		ret = rdma_mcm_join(cli->ch, cli->ctx_id,
+				    (struct sockaddr *)&m->addr, m->join_flags,
+				    cookie, &m->handle);
+	if (ret) {
+		cli_join_failed(cli, m->name, m->addr.ss_family, errno, nr);
 		m->handle = 0;
 		return -1;
 	}
@@ -203,15 +286,30 @@ int cli_stats(struct cli *cli)
 
 /* --- commands on stdin ------------------------------------------------- */
 
-static const char session_help[] =
-	"commands: join GROUP... [--send-only] | leave GROUP... | list | stats | help | quit\n";
+/* A session's join line, as help and its usage error say it */
+#define SESSION_JOIN	"join GROUP... [--send-only] [--source ADDR]..."
 
-/* GROUP... [--send-only], and on the command line [--no-heal] */
-static int parse_join_args(char **args, int n, int *flags, int *no_heal)
+static const char session_help[] =
+	"commands: " SESSION_JOIN " | leave GROUP... | list | stats | help | quit\n";
+
+/* Whether args[i] is a group: not an option, not the value of --source */
+static int is_group(char **args, int i)
+{
+	return args[i][0] != '-' &&
+	       !(i > 0 && !strcmp(args[i - 1], "--source"));
+}
+
+/*
+ * GROUP... [--send-only] [--source ADDR]..., and on the command line
+ * [--no-heal]. 0; -1 for a usage error; -2 for one already reported.
+ */
+static int parse_join_args(char **args, int n, int *flags, int *no_heal,
+			   struct cli_sources *srcs)
 {
 	int i, groups = 0;
 
 	*flags = RDMA_MCM_JOIN_FULLMEMBER;
+	srcs->n = 0;
 	for (i = 0; i < n; i++) {
 		if (!strcmp(args[i], "--send-only")) {
 			*flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
@@ -221,29 +319,44 @@ static int parse_join_args(char **args, int n, int *flags, int *no_heal)
 			*no_heal = 1;
 			continue;
 		}
+		if (!strcmp(args[i], "--source")) {
+			if (cli_source_add(srcs, i + 1 < n ? args[i + 1] : NULL))
+				return -2;
+			i++;
+			continue;
+		}
 		if (args[i][0] == '-')
 			return -1;
 		groups++;
+	}
+	if (srcs->n && *flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER) {
+		cli_err("--source needs a full-member join, not --send-only");
+		return -2;
 	}
 	return groups ? 0 : -1;
 }
 
 static void session_join(struct cli *cli, char **args, int n)
 {
+	struct cli_sources *srcs = malloc(sizeof(*srcs));
 	struct cli_member *m;
-	int flags, i;
+	int flags, i, ret;
 
-	if (parse_join_args(args, n, &flags, NULL)) {
-		cli_err("usage: join GROUP... [--send-only]");
+	if (!srcs) {
+		cli_err("%s", strerror(ENOMEM));
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		if (args[i][0] == '-')
+	ret = parse_join_args(args, n, &flags, NULL, srcs);
+	if (ret == -1)
+		cli_err("usage: " SESSION_JOIN);
+	for (i = 0; !ret && i < n; i++) {
+		if (!is_group(args, i))
 			continue;
 		m = cli_member_new(cli, args[i], flags);
-		if (m && cli_join(cli, m))
+		if (m && cli_join(cli, m, srcs))
 			cli_member_free(cli, m);
 	}
+	free(srcs);
 }
 
 /* A group this session did not join: the kernel has the last word. */
@@ -389,11 +502,15 @@ static void close_channel(struct cli *cli)
 
 int cmd_join(struct cli *cli, int argc, char **argv)
 {
+	static struct cli_sources srcs;
 	struct cli_member *m;
 	int flags, i, joined = 0, ret;
 
-	if (parse_join_args(argv + 1, argc - 1, &flags, &cli->no_heal)) {
-		cli_err("usage: join GROUP... [--send-only] [--no-heal]");
+	ret = parse_join_args(argv + 1, argc - 1, &flags, &cli->no_heal,
+			      &srcs);
+	if (ret) {
+		if (ret == -1)
+			cli_err("usage: join GROUP... [--send-only] [--source ADDR]... [--no-heal]");
 		return EXIT_USAGE;
 	}
 	if (cli_open(cli, O_NONBLOCK))
@@ -404,12 +521,12 @@ int cmd_join(struct cli *cli, int argc, char **argv)
 	 */
 	rdma_mcm_set_event_mask(cli->ch, CLI_EVENTS, NULL);
 	for (i = 1; i < argc; i++) {
-		if (argv[i][0] == '-')
+		if (!is_group(argv, i))
 			continue;
 		m = cli_member_new(cli, argv[i], flags);
 		if (!m)
 			continue;
-		if (cli_join(cli, m))
+		if (cli_join(cli, m, &srcs))
 			cli_member_free(cli, m);
 		else
 			joined++;

@@ -4,11 +4,13 @@
  * verbs UD QP, as rdma-core's mckey does, on a membership of rdma_mcm.
  *
  * Both join and wait for JOINED, then build the QP with the event's Q_Key
- * and port. The receiver posts its receives (each with 40 bytes of room
- * for the GRH) before it attaches the QP, counts datagrams and fails after
- * -t seconds. The sender builds its address handle from the event and
- * waits for every send completion before it leaves: a leave while sends
- * are queued can lose them (mckey on 6.12 does).
+ * and port. The receiver joins source-specific with --source, posts its
+ * receives (each with 40 bytes of room for the GRH) before it attaches
+ * the QP, counts datagrams, and where they came from (from.c: the GRH's
+ * source address), and fails after -t seconds. The sender builds its
+ * address handle from the event and waits for every send completion
+ * before it leaves: a leave while sends are queued can lose them (mckey
+ * on 6.12 does).
  *
  * Both watch the channel meanwhile. In a healing context (the default):
  *  - REJOINING: the library has detached the QP (the group is WAITING);
@@ -49,6 +51,7 @@ struct ud_opts {
 	unsigned long interval_us;
 	int join_flags;
 	int recv;
+	struct cli_sources *srcs;	/* recv --source ADDR... */
 };
 
 struct ud {
@@ -73,6 +76,7 @@ struct ud {
 	int waiting;			/* REJOINING read, REJOINED not yet */
 	unsigned long posted;		/* sends posted */
 	unsigned long done;		/* sends completed, datagrams received */
+	struct cli_from from;		/* where the datagrams came from */
 };
 
 static int64_t now_ms(void)
@@ -123,12 +127,14 @@ static int parse_num(const char *opt, const char *val, unsigned long max,
 static int parse_ud(struct cli *cli, int argc, char **argv, int recv,
 		    struct ud_opts *o)
 {
+	static struct cli_sources srcs;
 	unsigned long t;
 	int i;
 
 	memset(o, 0, sizeof(*o));
 	o->count = DEFAULT_COUNT;
 	o->recv = recv;
+	o->srcs = &srcs;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -159,6 +165,10 @@ static int parse_ud(struct cli *cli, int argc, char **argv, int recv,
 			i++;
 		} else if (!strcmp(a, "--send-only") && !recv) {
 			o->join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
+		} else if (!strcmp(a, "--source") && recv) {
+			if (cli_source_add(o->srcs, v))
+				return -1;
+			i++;
 		} else if (!strcmp(a, "--no-heal")) {
 			cli->no_heal = 1;
 		} else if (a[0] != '-' && !o->group) {
@@ -170,7 +180,7 @@ static int parse_ud(struct cli *cli, int argc, char **argv, int recv,
 	}
 	if (!o->group) {
 		cli_err("usage: %s", recv ?
-			"recv GROUP [-c COUNT] [-s SIZE] [--no-heal]" :
+			"recv GROUP [--source ADDR]... [-c COUNT] [-s SIZE] [--no-heal]" :
 			"send GROUP [-c COUNT] [-s SIZE] [-i USEC] [--send-only] [--no-heal]");
 		return -1;
 	}
@@ -190,17 +200,21 @@ static int ud_join(struct ud *u)
 		u->removed_notice = !!(granted &
 			RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED));
 	u->m = cli_member_new(cli, u->o->group, u->o->join_flags);
-	if (!u->m || cli_ensure_ctx(cli, (struct sockaddr *)&u->m->addr))
+	if (!u->m || cli_sources_check(u->m, u->o->srcs) ||
+	    cli_ensure_ctx(cli, (struct sockaddr *)&u->m->addr))
 		return -1;
 	/*
 	 * The device is opened once joined, not before: join_sync waits
 	 * across a device reset, which would wait for this process to close
 	 * the device (rxe has no disassociate_ucontext).
 	 */
-	if (rdma_mcm_join_sync(cli->ch, cli->ctx_id,
-			       (struct sockaddr *)&u->m->addr,
-			       u->o->join_flags, 1, remaining(u), &u->joined)) {
-		cli_err("join %s: %s", u->m->name, strerror(errno));
+	if (rdma_mcm_join_source_sync(cli->ch, cli->ctx_id,
+				      (struct sockaddr *)&u->m->addr,
+				      u->o->srcs->ptr, u->o->srcs->n,
+				      u->o->join_flags, 1, remaining(u),
+				      &u->joined)) {
+		cli_join_failed(cli, u->m->name, u->m->addr.ss_family, errno,
+				u->o->srcs->n);
 		return -1;
 	}
 	u->m->handle = u->joined.handle;
@@ -601,6 +615,8 @@ static int ud_receive(struct ud *u)
 			if (wc_check(&wc[i]))
 				return -1;
 			u->done++;
+			from_add(&u->from, u->buf + wc[i].wr_id * u->slot,
+				 !!(wc[i].wc_flags & IBV_WC_GRH));
 			if (post_recv(u, (unsigned int)wc[i].wr_id))
 				return -1;
 		}
@@ -676,7 +692,7 @@ static int ud_run(struct ud *u)
 	if (u->o->recv ? ud_receive(u) : ud_transmit(u))
 		return -1;
 	out_count(cli, u->o->recv ? "received" : "sent", u->m->name, u->done,
-		  u->o->count);
+		  u->o->count, u->o->recv ? &u->from : NULL);
 	if (u->done < u->o->count) {
 		cli_err("timed out after %d s", cli->timeout_s);
 		return -1;
@@ -702,6 +718,7 @@ static int ud_command(struct cli *cli, int argc, char **argv, int recv)
 	    rdma_mcm_leave_detach(cli->ch, cli->ctx_id, u.m->handle, u.qp))
 		cli_err("leave %s: %s", u.m->name, strerror(errno));
 	ud_release(&u, 0);
+	from_free(&u.from);
 	rdma_mcm_close_channel(cli->ch);
 	free(cli->mem);
 	return ret ? 1 : 0;

@@ -29,7 +29,7 @@ static void version(void)
 {
 	S(rdma_mcm_version);
 	F(rdma_mcm_version, abi_version);
-	F(rdma_mcm_version, reserved);
+	F(rdma_mcm_version, features);
 }
 
 static void contexts(void)
@@ -47,6 +47,10 @@ static void contexts(void)
 
 static void join_leave(void)
 {
+	S(rdma_mcm_source);
+	F(rdma_mcm_source, addr_len);
+	F(rdma_mcm_source, reserved);
+	F(rdma_mcm_source, addr);
 	S(rdma_mcm_join);
 	F(rdma_mcm_join, cookie);
 	F(rdma_mcm_join, ctx_id);
@@ -54,6 +58,9 @@ static void join_leave(void)
 	F(rdma_mcm_join, addr_len);
 	F(rdma_mcm_join, handle);
 	F(rdma_mcm_join, addr);
+	F(rdma_mcm_join, sources);
+	F(rdma_mcm_join, nr_sources);
+	F(rdma_mcm_join, source_size);
 	S(rdma_mcm_leave);
 	F(rdma_mcm_leave, ctx_id);
 	F(rdma_mcm_leave, flags);
@@ -82,6 +89,8 @@ static void member(void)
 	F(rdma_mcm_member, rejoins);
 	F(rdma_mcm_member, last_status);
 	F(rdma_mcm_member, state_time_ns);
+	F(rdma_mcm_member, nr_sources);
+	F(rdma_mcm_member, flags);
 	S(rdma_mcm_query);
 	F(rdma_mcm_query, ctx_id);
 	F(rdma_mcm_query, handle);
@@ -105,6 +114,9 @@ static void batches(void)
 	F(rdma_mcm_join_entry, handle);
 	F(rdma_mcm_join_entry, result);
 	F(rdma_mcm_join_entry, addr);
+	F(rdma_mcm_join_entry, sources);
+	F(rdma_mcm_join_entry, nr_sources);
+	F(rdma_mcm_join_entry, source_size);
 	S(rdma_mcm_leave_entry);
 	F(rdma_mcm_leave_entry, flags);
 	F(rdma_mcm_leave_entry, handle);
@@ -178,8 +190,10 @@ static void sizes_ver0(void)
 	K(RDMA_MCM_BATCH_SIZE_VER0);
 	K(RDMA_MCM_EVENT_SIZE_VER0);
 	K(RDMA_MCM_SET_EVENTS_SIZE_VER0);
+	K(RDMA_MCM_SOURCE_SIZE_VER0);
 	K(RDMA_MCM_MAX_ENTRY_SIZE);
 	K(RDMA_MCM_MAX_BATCH);
+	K(RDMA_MCM_MAX_SOURCES);
 	K(RDMA_MCM_EVENTS_DEFAULT);
 }
 
@@ -190,6 +204,9 @@ static void constants(void)
 	K(RDMA_MCM_CTX_ROUTE);
 	K(RDMA_MCM_JOIN_FULLMEMBER);
 	K(RDMA_MCM_JOIN_SENDONLY_FULLMEMBER);
+	K(RDMA_MCM_FEATURE_SOURCES);
+	K(RDMA_MCM_FEATURE_IPV6_ROCE);
+	K(RDMA_MCM_MEMBER_JOINED_BY_MCM);
 	K(RDMA_MCM_LEAVE_BY_ADDR);
 	K(RDMA_MCM_STATE_JOINING);
 	K(RDMA_MCM_STATE_JOINED);

@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * An application of librdmamcm, built twice (Makefile):
+ * An application of librdmamcm, built three times (Makefile):
  *
  *   app-1.2  against the headers of librdmamcm 1.2 (tests/abi-1.2: a
  *            184-byte struct rdma_mcm_member) and linked against a stub
  *            with 1.2's symbol versions, as a program built then was: it
  *            calls rdma_mcm_query@LIBRDMAMCM_1.0 and rdma_mcm_list@...
- *   app-1.3  against today's headers and library (200 bytes, the
- *            LIBRDMAMCM_1.3 versions)
+ *   app-1.4  against those of librdmamcm 1.4 (tests/abi-1.4: 200-byte
+ *            members, 152-byte join entries) and a stub of 1.4's: it calls
+ *            rdma_mcm_query@LIBRDMAMCM_1.3, rdma_mcm_list@LIBRDMAMCM_1.3
+ *            and rdma_mcm_join_batch@LIBRDMAMCM_1.0
+ *   app-1.5  against today's headers and library (208-byte members,
+ *            168-byte join entries, the LIBRDMAMCM_1.5 versions), with a
+ *            source-specific join
  *
- * Both run against today's librdmamcm.so and the fake device
- * (fake_preload.so), playing today's module, a newer one and the one
- * before healing (run-checks). The library must write each struct of the
- * application at the size the application was built with, never past it
- * (a canary follows each), deliver only the event types it asked for,
- * and do what 1.2 did.
+ * All run against today's librdmamcm.so and the fake device
+ * (fake_preload.so), playing today's module, a newer one, the one before
+ * sources and the one before healing (run-checks). The library must
+ * write each struct of the application at the size the application was
+ * built with, never past it (a canary follows each), read no more of it
+ * either (the batch entries are followed by bytes that are no entry's),
+ * deliver only the event types it asked for, and do what 1.2 did.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,14 +36,24 @@
 #define CANARY		0x5a
 #define SA(ss)		((const struct sockaddr *)&(ss))
 
-/* Built against the headers before healing (no RDMA_MCM_CTX_HEAL)? */
-#ifdef RDMA_MCM_CTX_HEAL
+/*
+ * The headers this program is built against: today's (sources), 1.4's
+ * (healing, no sources) or 1.2's (neither)
+ */
+#if defined(RDMA_MCM_FEATURE_SOURCES)
+#define MEMBER_SIZE	208
+#define JOIN_ENTRY_SIZE	168
+#elif defined(RDMA_MCM_CTX_HEAL)
 #define MEMBER_SIZE	200
+#define JOIN_ENTRY_SIZE	152
 #else
 #define MEMBER_SIZE	184
+#define JOIN_ENTRY_SIZE	152
 #endif
 
 _Static_assert(sizeof(struct rdma_mcm_member) == MEMBER_SIZE,
+	       "the headers this program is built against");
+_Static_assert(sizeof(struct rdma_mcm_join_entry) == JOIN_ENTRY_SIZE,
 	       "the headers this program is built against");
 
 struct padded_members {
@@ -108,6 +124,10 @@ static void test_query_list(void)
 	CHECK(getenv("FAKE_NO_HEAL") ? pm.m[0].state_time_ns == 0 :
 	      pm.m[0].state_time_ns != 0);
 #endif
+#ifdef RDMA_MCM_FEATURE_SOURCES
+	/* the 1.5 fields: written, zeros for an IPv4 group of any source */
+	CHECK(pm.m[0].nr_sources == 0 && pm.m[0].flags == 0);
+#endif
 	memset(&pm, CANARY, sizeof(pm));
 	CHECK(rdma_mcm_list(ch, ctx, 0, pm.m, 2, &next) == 2);
 	CHECK(pm.m[0].handle == 1 && pm.m[1].handle == 2 && next == 0);
@@ -129,27 +149,93 @@ static void test_join_error(void)
 	CHECK(intact(pe.canary, sizeof(pe.canary)));
 }
 
+/*
+ * The join entries are followed by a canary: were the library to read
+ * them at a later size than this program's, it would pass the canary's
+ * bytes to the kernel as the entry's tail (E2BIG), and write past them.
+ */
+struct padded_join_entries {
+	struct rdma_mcm_join_entry e[2];
+	uint8_t canary[64];
+};
+
 static void test_batches(void)
 {
-	struct rdma_mcm_join_entry je[2];
+	struct padded_join_entries pj;
 	struct rdma_mcm_leave_entry le[2];
 	struct sockaddr_storage g;
 	int i;
 
-	memset(je, 0, sizeof(je));
+	memset(&pj, CANARY, sizeof(pj));
+	memset(pj.e, 0, sizeof(pj.e));
 	for (i = 0; i < 2; i++) {
 		g = addr(i ? "239.2.2.2" : "239.2.2.1");
-		memcpy(je[i].addr, &g, sizeof(struct sockaddr_in));
-		je[i].cookie = 10 + (uint64_t)i;
+		memcpy(pj.e[i].addr, &g, sizeof(struct sockaddr_in));
+		pj.e[i].cookie = 10 + (uint64_t)i;
 	}
-	CHECK(rdma_mcm_join_batch(ch, ctx, je, 2) == 2);
-	CHECK(je[0].result == 0 && je[1].result == 0);
+	CHECK(rdma_mcm_join_batch(ch, ctx, pj.e, 2) == 2);
+	CHECK(pj.e[0].result == 0 && pj.e[1].result == 0);
+	CHECK(pj.e[0].handle && pj.e[1].handle);
+	CHECK(intact(pj.canary, sizeof(pj.canary)));
 	memset(le, 0, sizeof(le));
-	le[0].handle = je[0].handle;
-	le[1].handle = je[1].handle;
+	le[0].handle = pj.e[0].handle;
+	le[1].handle = pj.e[1].handle;
 	CHECK(rdma_mcm_leave_batch(ch, ctx, le, 2) == 2);
 	CHECK(le[0].result == 0 && le[1].result == 0);
 }
+
+#ifdef RDMA_MCM_FEATURE_SOURCES
+/*
+ * A source-specific join, alone and in a batch: joined with its sources
+ * on a module that has them, EOPNOTSUPP on one before them
+ */
+static void test_sources(void)
+{
+	struct sockaddr_storage g = addr("239.3.3.1"), s1 = addr("192.0.2.1"),
+				s2 = addr("192.0.2.2");
+	const struct sockaddr *src[2] = { SA(s1), SA(s2) };
+	int old = getenv("FAKE_NO_SOURCES") || getenv("FAKE_NO_HEAL");
+	struct rdma_mcm_source bs[1];
+	struct padded_join_entries pj;
+	struct padded_members pm;
+	uint32_t features = 99, h = 0;
+
+	CHECK(rdma_mcm_get_features(ch, &features) == 0);
+	CHECK(features == (old ? 0 : RDMA_MCM_FEATURE_SOURCES |
+			   RDMA_MCM_FEATURE_IPV6_ROCE));
+	if (old) {
+		CHECK_ERRNO(rdma_mcm_join_source(ch, ctx, SA(g), src, 2, 0,
+						 30, &h), EOPNOTSUPP);
+	} else {
+		CHECK(rdma_mcm_join_source(ch, ctx, SA(g), src, 2, 0, 30,
+					   &h) == 0);
+		memset(&pm, CANARY, sizeof(pm));
+		CHECK(rdma_mcm_query(ch, ctx, h, &pm.m[0]) == 0);
+		CHECK(pm.m[0].nr_sources == 2 && pm.m[0].cookie == 30);
+		CHECK(intact((uint8_t *)&pm.m[1],
+			     sizeof(pm) - sizeof(pm.m[0])));
+		CHECK(rdma_mcm_leave(ch, ctx, h) == 0);
+	}
+	memset(&pj, CANARY, sizeof(pj));
+	memset(pj.e, 0, sizeof(pj.e));
+	memset(bs, 0, sizeof(bs));
+	bs[0].addr_len = sizeof(struct sockaddr_in);
+	memcpy(bs[0].addr, &s1, sizeof(struct sockaddr_in));
+	memcpy(pj.e[0].addr, &g, sizeof(struct sockaddr_in));
+	pj.e[0].sources = (uintptr_t)bs;
+	pj.e[0].nr_sources = 1;
+	g = addr("239.3.3.2");
+	memcpy(pj.e[1].addr, &g, sizeof(struct sockaddr_in));
+	CHECK(rdma_mcm_join_batch(ch, ctx, pj.e, 2) == 2);
+	CHECK(pj.e[0].result == (old ? -EOPNOTSUPP : 0));
+	CHECK(pj.e[0].source_size == sizeof(struct rdma_mcm_source));
+	CHECK(pj.e[1].result == 0);
+	CHECK(intact(pj.canary, sizeof(pj.canary)));
+	if (!old)
+		CHECK(rdma_mcm_leave(ch, ctx, pj.e[0].handle) == 0);
+	CHECK(rdma_mcm_leave(ch, ctx, pj.e[1].handle) == 0);
+}
+#endif
 
 /*
  * The device goes: JOINED, ERROR -ENODEV for each of the three joined
@@ -196,7 +282,10 @@ int main(void)
 	h_run("query and list: the application's struct, no byte past it",
 	      test_query_list);
 	h_run("a failed join_sync: errno", test_join_error);
-	h_run("batch join and leave", test_batches);
+	h_run("batch join and leave: the application's entries", test_batches);
+#ifdef RDMA_MCM_FEATURE_SOURCES
+	h_run("source-specific joins, the features", test_sources);
+#endif
 	h_run("device removed: only the types asked for", test_device_removed);
 	rdma_mcm_close_channel(ch);
 	return h_finish();

@@ -99,11 +99,16 @@ static int check_batch(struct rdma_mcm_batch *b, unsigned long nr,
 	return fake_find_ctx(b->ctx_id) ? 0 : -ENOENT;
 }
 
-/* Only the outputs of an entry are written: result and handle */
+/*
+ * Only the outputs of an entry are written: result and handle. The module
+ * before sources knows the entry's first version only: its sources are
+ * a non-zero tail (-E2BIG).
+ */
 int fake_do_batch_join(struct rdma_mcm_batch *b)
 {
 	uint8_t *arr = (void *)(uintptr_t)b->entries;
 	struct rdma_mcm_join_entry e, *out;
+	struct fake_join_req r;
 	uint32_t i;
 	int ret;
 
@@ -113,13 +118,18 @@ int fake_do_batch_join(struct rdma_mcm_batch *b)
 		return ret;
 	for (i = 0; i < b->count; i++) {
 		out = (void *)(arr + (size_t)i * b->entry_size);
-		e.handle = 0;
-		e.result = read_entry(&e, sizeof(e), (uint8_t *)out,
+		memset(&e, 0, sizeof(e));
+		e.result = read_entry(&e, fake_join_size(), (uint8_t *)out,
 				      b->entry_size);
+		r = (struct fake_join_req){
+			.ctx_id = b->ctx_id, .cookie = e.cookie,
+			.flags = e.join_flags, .addr_len = e.addr_len,
+			.addr = e.addr, .sources = e.sources,
+			.nr_sources = e.nr_sources,
+			.source_size = e.source_size,
+		};
 		if (!e.result)
-			e.result = fake_join_one(b->ctx_id, e.cookie,
-						 e.join_flags, e.addr_len,
-						 e.addr, &e.handle);
+			e.result = fake_join_one(&r, &e.handle);
 		out->handle = e.result ? 0 : e.handle;
 		out->result = e.result;
 	}

@@ -35,11 +35,31 @@ size_t fake_event_size(void)
 	return sizeof(struct rdma_mcm_event) + (fake.new_kernel ? FAKE_GROW : 0);
 }
 
+int fake_has_sources(void)
+{
+	return !fake.no_sources && !fake.no_heal && !fake.old_kernel;
+}
+
+uint32_t fake_features(void)
+{
+	return fake_has_sources() ? RDMA_MCM_FEATURE_SOURCES |
+				    RDMA_MCM_FEATURE_IPV6_ROCE : 0;
+}
+
 size_t fake_member_size(void)
 {
 	if (fake.no_heal || fake.old_kernel)
 		return RDMA_MCM_MEMBER_SIZE_VER0;
+	/* the module of healing, before sources: without nr_sources, flags */
+	if (fake.no_sources)
+		return offsetof(struct rdma_mcm_member, nr_sources);
 	return sizeof(struct rdma_mcm_member) + (fake.new_kernel ? FAKE_GROW : 0);
+}
+
+size_t fake_join_size(void)
+{
+	return fake_has_sources() ? sizeof(struct rdma_mcm_join) :
+				    RDMA_MCM_JOIN_SIZE_VER0;
 }
 
 uint64_t fake_boottime_ns(void)
@@ -570,23 +590,27 @@ static struct fake_member *new_member(void)
 	return NULL;
 }
 
-int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
-		  uint32_t addr_len, const uint8_t *addr, uint32_t *handle)
+int fake_join_one(const struct fake_join_req *r, uint32_t *handle)
 {
+	const uint8_t *addr = r->addr;
+	uint32_t ctx_id = r->ctx_id;
 	struct fake_ctx *c = fake_find_ctx(ctx_id);
 	struct fake_member *fm;
 	uint8_t key[16];
 	int ret;
 
-	if (flags > RDMA_MCM_JOIN_SENDONLY_FULLMEMBER)
+	if (r->flags > RDMA_MCM_JOIN_SENDONLY_FULLMEMBER)
 		return -EINVAL;
-	ret = check_addr(addr, addr_len);
+	ret = check_addr(addr, r->addr_len);
 	if (ret)
 		return ret;
 	if (!c)
 		return -ENOENT;
 	if (addr_family(addr) != c->family || !is_multicast(addr))
 		return -EINVAL;
+	ret = fake_check_sources(c, r);
+	if (ret)
+		return ret;
 	if (c->no_device)
 		return -ENODEV;
 	if (find_addr(ctx_id, addr))
@@ -596,12 +620,18 @@ int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
 		return -ENOBUFS;
 	fm->used = 1;
 	fm->ctx_id = ctx_id;
-	fm->m.cookie = cookie;
+	fm->m.cookie = r->cookie;
 	fm->m.handle = c->next_handle++;
 	set_state(fm, RDMA_MCM_STATE_JOINING, 0);
-	fm->m.join_flags = flags;
-	fm->m.addr_len = addr_len;
-	memcpy(fm->m.addr, addr, addr_len);
+	fm->m.join_flags = r->flags;
+	fm->m.addr_len = r->addr_len;
+	memcpy(fm->m.addr, addr, r->addr_len);
+	if (fake_has_sources()) {
+		fm->m.nr_sources = r->nr_sources;
+		/* rdma_cm refuses IPv6 groups on RoCE v2: rdma_mcm joins them */
+		if (c->family == AF_INET6 && !fake.ib_port)
+			fm->m.flags = RDMA_MCM_MEMBER_JOINED_BY_MCM;
+	}
 	memset(fm->tail, fake.new_kernel ? FAKE_TAIL : 0, sizeof(fm->tail));
 	fake.nr_members++;
 	*handle = fm->m.handle;
@@ -626,10 +656,16 @@ int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
 
 static int do_join(struct rdma_mcm_join *j)
 {
+	const struct fake_join_req r = {
+		.ctx_id = j->ctx_id, .cookie = j->cookie,
+		.flags = j->join_flags, .addr_len = j->addr_len,
+		.addr = j->addr, .sources = j->sources,
+		.nr_sources = j->nr_sources, .source_size = j->source_size,
+	};
+
 	if (j->handle)
 		return -EINVAL;
-	return fake_join_one(j->ctx_id, j->cookie, j->join_flags, j->addr_len,
-			j->addr, &j->handle);
+	return fake_join_one(&r, &j->handle);
 }
 
 int fake_leave_one(uint32_t ctx_id, uint32_t flags, uint32_t handle,
@@ -728,6 +764,7 @@ int fake_dispatch(unsigned long nr, void *arg)
 			return -fake.version_errno;
 		((struct rdma_mcm_version *)arg)->abi_version =
 			fake.abi_version;
+		((struct rdma_mcm_version *)arg)->features = fake_features();
 		return 0;
 	case _IOC_NR(RDMA_MCM_IOC_CREATE_CTX):
 		return do_create_ctx(arg);

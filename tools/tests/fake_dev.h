@@ -18,11 +18,19 @@
  * address is a destination; the fake's routing table (route_src) gives
  * the library its source.
  *
- * It can play the module before healing (no_heal: no context flags,
- * 184-byte members, no new event types), an older one still (no
- * SET_EVENTS: ENOTTY) or a newer one whose events and member entries are
- * longer, with non-zero tails. Every entry point takes one lock, so that
- * threads may share it.
+ * Source-specific joins (fake_src.c): JOIN and BATCH_JOIN take sources,
+ * checked with the module's rules and errnos; QUERY and LIST report
+ * nr_sources, and flags RDMA_MCM_MEMBER_JOINED_BY_MCM for an IPv6 group
+ * on RoCE; VERSION reports the features. The sources of the last join
+ * are kept, as the kernel read them, for the tests.
+ *
+ * It can play the module before sources (no_sources: 152-byte joins and
+ * join entries, so a join with sources is E2BIG, 200-byte members,
+ * features 0), the module before healing (no_heal: no context flags,
+ * 184-byte members, no new event types, no sources either), an older one
+ * still (no SET_EVENTS: ENOTTY) or a newer one whose events and member
+ * entries are longer, with non-zero tails. Every entry point takes one
+ * lock, so that threads may share it.
  */
 #ifndef FAKE_DEV_H
 #define FAKE_DEV_H
@@ -91,6 +99,10 @@ struct fake_dev {
 	int no_heal;			/* the module before healing */
 	int new_kernel;			/* events, members FAKE_GROW longer */
 	int no_query_ctx;		/* a module without QUERY_CTX */
+	int no_sources;			/* the module before sources */
+	int ib_port;			/* the contexts' port is InfiniBand */
+	unsigned int igmp_max_msf;	/* net.ipv4.igmp_max_msf */
+	unsigned int mld_max_msf;	/* net.ipv6.mld_max_msf */
 	char dev_name[64];		/* QUERY_CTX: the contexts' device */
 	uint64_t node_guid;		/* ... its node GUID (network order) */
 	struct sockaddr_storage route_src; /* the route to any group */
@@ -107,6 +119,10 @@ struct fake_dev {
 	uint32_t ioc_size[16];		/* _IOC_SIZE of each command, last */
 	uint32_t entry_size[16];	/* entry_size of LIST and BATCH, last */
 	uint32_t read_len;		/* length of the last read() */
+	unsigned int nr_source_joins;	/* joins that had sources */
+	uint32_t last_nr_sources;	/* the last such join's: its count */
+	uint32_t last_source_size;	/* ... its source_size */
+	struct rdma_mcm_source last_src[RDMA_MCM_MAX_SOURCES]; /* ... them */
 };
 
 extern struct fake_dev fake;
@@ -158,11 +174,34 @@ int fake_transient(int32_t status);
 /* The kernel's size of an event and of a member entry, as set up */
 size_t fake_event_size(void);
 size_t fake_member_size(void);
+/* ... of a join and of a join entry: 152 before sources, else 168 */
+size_t fake_join_size(void);
+/* Whether the module it plays has sources (and features) */
+int fake_has_sources(void);
+/* VERSION's features */
+uint32_t fake_features(void);
+
+/* One join, as JOIN and BATCH_JOIN pass it */
+struct fake_join_req {
+	uint32_t ctx_id;
+	uint64_t cookie;
+	uint32_t flags;
+	uint32_t addr_len;
+	const uint8_t *addr;
+	uint64_t sources;		/* user pointer */
+	uint32_t nr_sources;
+	uint32_t source_size;
+};
 
 /* fake_dev.c, for fake_cmds.c and fake_io.c: with the fake's lock held */
 struct fake_ctx *fake_find_ctx(uint32_t id);
-int fake_join_one(uint32_t ctx_id, uint64_t cookie, uint32_t flags,
-		  uint32_t addr_len, const uint8_t *addr, uint32_t *handle);
+int fake_join_one(const struct fake_join_req *r, uint32_t *handle);
+/*
+ * fake_src.c: a join's sources, as the module checks them, for context
+ * @c and group @group: 0 (then recorded as the last) or -errno
+ */
+int fake_check_sources(const struct fake_ctx *c,
+		       const struct fake_join_req *r);
 int fake_leave_one(uint32_t ctx_id, uint32_t flags, uint32_t handle,
 		   uint32_t addr_len, const uint8_t *addr,
 		   uint32_t *events_reported);

@@ -62,6 +62,9 @@ static int arg_sizes(unsigned long nr, size_t *ver0, size_t *ksize)
 	if (nr == _IOC_NR(RDMA_MCM_IOC_QUERY))
 		*ksize = *ksize - sizeof(struct rdma_mcm_member) +
 			 fake_member_size();
+	/* the module before sources: the join's first version */
+	if (nr == _IOC_NR(RDMA_MCM_IOC_JOIN))
+		*ksize = fake_join_size();
 	return 0;
 }
 
@@ -173,6 +176,9 @@ void fake_reset(void)
 	if (fd >= 0)
 		close(fd);
 	fake.max_members = FAKE_MAX_MEMBERS;
+	/* the kernel's defaults of the sysctls */
+	fake.igmp_max_msf = 10;
+	fake.mld_max_msf = 64;
 	fake.abi_version = RDMA_MCM_ABI_VERSION;
 	/* the route to any IPv4 group leaves from 10.0.0.1 on ifindex 2 */
 	sin = (struct sockaddr_in *)&fake.route_src;

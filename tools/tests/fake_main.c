@@ -14,6 +14,10 @@
  *   FAKE_WAIT_GROUP     joined, lost to -ENETRESET, waiting
  *   FAKE_NO_HEAL        the module before healing (no context flags,
  *                       184-byte members)
+ *   FAKE_NO_SOURCES     the module before sources (a join with sources:
+ *                       E2BIG, features 0)
+ *   FAKE_IB_PORT        the contexts' port is InfiniBand (sources:
+ *                       EOPNOTSUPP)
  *   FAKE_ROUTE_ERRNO    no route to any group: this errno
  *   FAKE_VERBS          an RDMA device, fake0: one RoCE port with
  *                       10.0.0.1 (ifindex 2), where datagrams flow
@@ -22,6 +26,10 @@
  *                       object on it is released
  *   FAKE_REJOIN_AT=N    after N datagrams the membership is lost
  *                       (-ENETRESET) and joined again
+ *   FAKE_SOURCES=A,B    the senders of the datagrams, in turn, IPv4 or
+ *                       IPv6 (default 10.0.0.2, 2001:db8::2)
+ *   FAKE_GRH=ib|none    the receives' GRH: InfiniBand's layout, or none
+ *                       (default: RoCE v2's)
  *
  * The netlink family (fake_nl.c): FAKE_NL_MEMBERS=N memberships (default
  * 6), FAKE_NL_CONTEXTS, FAKE_NL_ABSENT (not registered), FAKE_NL_DENY
@@ -36,6 +44,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fake_dev.h"
 #include "fake_nl.h"
@@ -85,6 +94,21 @@ static void on_released(struct fv_dev *d)
 			fake_device_back(fake.ctx[i].id, 1, 1);
 }
 
+/* FAKE_SOURCES and FAKE_GRH */
+static void senders_setup(void)
+{
+	const char *grh = getenv("FAKE_GRH");
+	char list[512], *tok, *save = NULL;
+
+	snprintf(list, sizeof(list), "%s", getenv("FAKE_SOURCES") ? : "");
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (fv_add_source(tok))
+			abort();
+	fv.grh = !grh ? FV_GRH_ROCE_V2 : !strcmp(grh, "ib") ? FV_GRH_IB :
+		 FV_GRH_NONE;
+}
+
 static void verbs_setup(void)
 {
 	struct fv_dev *d;
@@ -98,6 +122,7 @@ static void verbs_setup(void)
 	fv_add_gid(d, 1, "::ffff:10.0.0.1", IBV_GID_TYPE_ROCE_V2, 2);
 	fv.on_datagram = on_datagram;
 	fv.on_released = on_released;
+	senders_setup();
 	cycle_at = strtoul(getenv("FAKE_CYCLE_AT") ? : "0", NULL, 10);
 	rejoin_at = strtoul(getenv("FAKE_REJOIN_AT") ? : "0", NULL, 10);
 }
@@ -118,6 +143,8 @@ __attribute__((constructor)) static void fake_setup(void)
 	group_env("FAKE_WAIT_GROUP", fake.wait_group);
 	fake.device_back = !!getenv("FAKE_DEVICE_BACK");
 	fake.no_heal = !!getenv("FAKE_NO_HEAL");
+	fake.no_sources = !!getenv("FAKE_NO_SOURCES");
+	fake.ib_port = !!getenv("FAKE_IB_PORT");
 	fake.route_errno = route ? atoi(route) : 0;
 	if (getenv("FAKE_VERBS"))
 		verbs_setup();

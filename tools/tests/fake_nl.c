@@ -174,7 +174,13 @@ void nlb_done(struct nlb *b, uint32_t seq)
 /*
  * Membership i: context i / 2 + 1, handle i % 2 + 1. Contexts whose id is
  * a multiple of 3 belong to a kernel ULP; the others to pid 1000 + ctx,
- * uid 0 (odd ctx) or 1000 (even). Every fifth membership failed.
+ * uid 0 (odd ctx) or 1000 (even). Every fifth membership failed. Contexts
+ * whose id is a multiple of 4 are IPv6 (src 2001:db8::a, groups
+ * ff0e::1:N), whose groups rdma_mcm joined (RDMA_MCM_A_JOINED_BY); the
+ * others' rdma_cm did. A joined full member i with i % 6 == 2 or
+ * i % 8 == 6 joined source-specific (RDMA_MCM_A_SOURCES): two sources of
+ * its family, with a source of a malformed length and an attribute of a
+ * later kernel's type in the nest, which the library skips.
  */
 uint32_t fnl_member_ctx(unsigned int i)
 {
@@ -200,9 +206,15 @@ static void put_owner(struct nlb *b, uint32_t ctx)
 	nlb_u32(b, RDMA_MCM_A_FILE_CTX, 1);
 }
 
+static int ctx_is_ip6(uint32_t ctx)
+{
+	return ctx % 4 == 0;
+}
+
 static void put_ctx_common(struct nlb *b, uint32_t ctx)
 {
 	uint8_t src[4] = { 10, 0, 0, (uint8_t)(ctx % 2 ? 1 : 2) };
+	uint8_t src6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x0a };
 
 	nlb_u32(b, RDMA_MCM_A_CTX_ID, ctx);
 	put_owner(b, ctx);
@@ -210,29 +222,71 @@ static void put_ctx_common(struct nlb *b, uint32_t ctx)
 	nlb_str(b, RDMA_MCM_A_DEV_NAME, ctx % 2 ? "rxe0" : "rxe1");
 	nlb_u32(b, RDMA_MCM_A_PORT, 1);
 	nlb_str(b, RDMA_MCM_A_NETDEV, ctx % 2 ? "veth0" : "veth1");
+	if (ctx_is_ip6(ctx)) {
+		nlb_u16(b, RDMA_MCM_A_FAMILY, AF_INET6);
+		nlb_put(b, RDMA_MCM_A_SRC, src6, 16);
+		return;
+	}
 	nlb_u16(b, RDMA_MCM_A_FAMILY, AF_INET);
 	nlb_put(b, RDMA_MCM_A_SRC, src, 4);
 }
 
-static void group_of(unsigned int i, uint8_t g[4])
+/* Membership @i's group, 239.1.X.Y or ff0e::1:X:Y: its length */
+static size_t group_of(unsigned int i, uint8_t g[16])
 {
+	memset(g, 0, 16);
+	if (ctx_is_ip6(fnl_member_ctx(i))) {
+		g[0] = 0xff;
+		g[1] = 0x0e;
+		g[11] = 1;
+		g[13] = (uint8_t)(i / 250);
+		g[15] = (uint8_t)(i % 250 + 1);
+		return 16;
+	}
 	g[0] = 239;
 	g[1] = 1;
 	g[2] = (uint8_t)(i / 250);
 	g[3] = (uint8_t)(i % 250 + 1);
+	return 4;
+}
+
+/* A source-specific join's sources, with what a library must skip */
+static void put_sources(struct nlb *b, int ip6)
+{
+	uint8_t s4[2][4] = { { 192, 0, 2, 1 }, { 192, 0, 2, 2 } };
+	uint8_t s6[2][16] = { { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+			      { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 } };
+	uint8_t odd[3] = { 192, 0, 2 };
+	int k;
+
+	nlb_nest(b, RDMA_MCM_A_SOURCES);
+	for (k = 0; k < 2; k++) {
+		if (ip6)
+			nlb_put(b, RDMA_MCM_A_SOURCE, s6[k], 16);
+		else
+			nlb_put(b, RDMA_MCM_A_SOURCE, s4[k], 4);
+		if (!k) {
+			nlb_put(b, RDMA_MCM_A_SOURCE, odd, sizeof(odd));
+			nlb_u32(b, FNL_A_FUTURE, 7);
+		}
+	}
+	nlb_nest_end(b);
 }
 
 void fnl_put_member(struct nlb *b, unsigned int i)
 {
 	uint32_t ctx = fnl_member_ctx(i);
-	uint8_t g[4], mgid[16] = { [10] = 0xff, [11] = 0xff };
+	uint8_t g[16], mgid[16] = { [10] = 0xff, [11] = 0xff };
+	size_t glen = group_of(i, g);
 	int failed = i % 5 == 4;
 
-	group_of(i, g);
-	memcpy(mgid + 12, g, 4);
+	if (glen == 16)
+		memcpy(mgid, g, 16);
+	else
+		memcpy(mgid + 12, g, 4);
 	put_ctx_common(b, ctx);
 	nlb_u32(b, RDMA_MCM_A_HANDLE, fnl_member_handle(i));
-	nlb_put(b, RDMA_MCM_A_GROUP, g, 4);
+	nlb_put(b, RDMA_MCM_A_GROUP, g, glen);
 	nlb_u32(b, FNL_A_FUTURE, 0xdeadbeef);
 	nlb_put(b, RDMA_MCM_A_PAD, NULL, 0);
 	nlb_u8(b, RDMA_MCM_A_JOIN_TYPE, (uint8_t)(i % 2));
@@ -244,6 +298,10 @@ void fnl_put_member(struct nlb *b, unsigned int i)
 		nlb_put(b, RDMA_MCM_A_MGID, mgid, 16);
 		nlb_u16(b, RDMA_MCM_A_MLID, 0);
 		nlb_u32(b, RDMA_MCM_A_QKEY, 0x1234567);
+		nlb_u8(b, RDMA_MCM_A_JOINED_BY, glen == 16 ?
+		       RDMA_MCM_JOINER_RDMA_MCM : RDMA_MCM_JOINER_RDMA_CM);
+		if (i % 2 == 0 && (i % 6 == 2 || i % 8 == 6))
+			put_sources(b, glen == 16);
 	}
 	nlb_u64(b, RDMA_MCM_A_AGE_MS, 12300 + i);
 	nlb_u64(b, RDMA_MCM_A_STATE_AGE_MS, 2000);

@@ -9,7 +9,8 @@
  * Environment: joins complete at once; FAKE_FAIL_GROUP=IPv4 fails with
  * -ETIMEDOUT, FAKE_REMOVE_GROUP=IPv4 is joined then loses its device;
  * FAKE_NEW_KERNEL: a kernel whose members and events are longer than
- * today's (non-zero tails); FAKE_NO_HEAL: the module before healing.
+ * today's (non-zero tails); FAKE_NO_SOURCES: the module before sources;
+ * FAKE_NO_HEAL: the module before healing.
  */
 #include <arpa/inet.h>
 #include <dlfcn.h>
@@ -118,4 +119,5 @@ __attribute__((constructor)) static void preload_setup(void)
 		abort();
 	fake.new_kernel = !!getenv("FAKE_NEW_KERNEL");
 	fake.no_heal = !!getenv("FAKE_NO_HEAL");
+	fake.no_sources = !!getenv("FAKE_NO_SOURCES");
 }

@@ -37,6 +37,8 @@ struct fv_qp {
 	uint8_t port;
 	uint32_t qkey;
 	uint64_t recv[FV_RING];		/* posted receives' wr_ids */
+	uint64_t raddr[FV_RING];	/* ... their buffers (first SGE) */
+	uint32_t rlen[FV_RING];		/* ... and lengths */
 	unsigned int rhead, nrecv;
 	uint8_t mgid[FV_MAX_ATTACH][16];
 	uint16_t mlid[FV_MAX_ATTACH];
@@ -598,6 +600,24 @@ int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 	return EINVAL;
 }
 
+int fv_add_source(const char *text)
+{
+	uint8_t *a;
+
+	if (fv.nsrc == FV_MAX_SRC)
+		return -1;
+	a = fv.src[fv.nsrc];
+	memset(a, 0, 16);
+	if (inet_pton(AF_INET, text, a + 12) == 1) {
+		a[10] = 0xff;
+		a[11] = 0xff;
+	} else if (inet_pton(AF_INET6, text, a) != 1) {
+		return -1;
+	}
+	fv.nsrc++;
+	return 0;
+}
+
 int fv_qp_attached(struct ibv_qp *qp)
 {
 	struct fv_qp *q = fake_qp(qp);
@@ -630,6 +650,9 @@ static int poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 			continue;
 		memset(wc, 0, sizeof(*wc));
 		wc->wr_id = q->recv[q->rhead];
+		if (fv_grh_fill((uint8_t *)(uintptr_t)q->raddr[q->rhead],
+				q->rlen[q->rhead], q->mgid[0]))
+			wc->wc_flags = IBV_WC_GRH;
 		q->rhead = (q->rhead + 1) % FV_RING;
 		q->nrecv--;
 		wc->status = IBV_WC_SUCCESS;
@@ -708,13 +731,17 @@ static int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		     struct ibv_recv_wr **bad)
 {
 	struct fv_qp *q = fake_qp(qp);
+	unsigned int slot;
 
 	for (; wr; wr = wr->next) {
 		if (!q || q->nrecv == FV_RING) {
 			*bad = wr;
 			return EINVAL;
 		}
-		q->recv[(q->rhead + q->nrecv++) % FV_RING] = wr->wr_id;
+		slot = (q->rhead + q->nrecv++) % FV_RING;
+		q->recv[slot] = wr->wr_id;
+		q->raddr[slot] = wr->num_sge ? wr->sg_list[0].addr : 0;
+		q->rlen[slot] = wr->num_sge ? wr->sg_list[0].length : 0;
 	}
 	if (q && deliverable(q))
 		signal_cq(q->rcq);

@@ -9,8 +9,10 @@
  * (EBUSY), and each rule broken is counted.
  *
  * Datagrams: a QP in RTR that is attached to a group and has receives
- * posted gets one receive completion each time its CQ is polled; a send
- * completes at once. A device can be removed as the kernel removes one:
+ * posted gets one receive completion each time its CQ is polled, with
+ * the GRH an HCA writes in the first 40 bytes of the receive's buffer
+ * (fake_grh.c: RoCE v2 by default, from the senders of fv.src in turn);
+ * a send completes at once. A device can be removed as the kernel removes one:
  * it leaves the device list and delivers nothing more, and it is gone
  * only once every context on it is closed and every object destroyed
  * (then on_released runs); it can come back.
@@ -26,6 +28,14 @@
 #define FV_MAX_PORT	3
 #define FV_MAX_GID	16
 #define FV_MAX_CALLS	16
+#define FV_MAX_SRC	8
+
+/* The GRH of a received datagram (fake_grh.c) */
+enum fv_grh {
+	FV_GRH_ROCE_V2,			/* IPv4: its header in bytes 20..39 */
+	FV_GRH_IB,			/* the GRH (RoCE v1, InfiniBand) */
+	FV_GRH_NONE,			/* none: no IBV_WC_GRH */
+};
 
 struct fv_gid {
 	uint8_t gid[16];
@@ -69,6 +79,10 @@ struct fake_verbs {
 	int nr_create_ah;
 	struct ibv_ah_attr ah_attr;	/* what the last ibv_create_ah() got */
 	/* traffic */
+	enum fv_grh grh;		/* what receives get */
+	uint8_t src[FV_MAX_SRC][16];	/* senders (IPv4 as ::ffff:a.b.c.d) */
+	int nsrc;			/* 0: 10.0.0.2, 2001:db8::2 */
+	unsigned long next_src;		/* datagrams given a GRH */
 	unsigned long delivered;	/* receive completions given */
 	unsigned long sent;		/* send completions given */
 	/* rules broken: EBUSY destroys, close with live objects */
@@ -96,5 +110,13 @@ void fv_remove(struct fv_dev *d);
 void fv_restore(struct fv_dev *d);
 /* Whether @qp (one this fake created) is attached to any group */
 int fv_qp_attached(struct ibv_qp *qp);
+/* A sender of the datagrams: an IPv4 or IPv6 literal; 0 or -1 */
+int fv_add_source(const char *text);
+/*
+ * fake_grh.c: the GRH of a datagram to group @mgid (as attached) from the
+ * next sender of its family, in the first 40 bytes of @buf (@len bytes);
+ * returns 1 if it wrote one (IBV_WC_GRH), 0 if not
+ */
+int fv_grh_fill(uint8_t *buf, size_t len, const uint8_t mgid[16]);
 
 #endif /* FAKE_VERBS_H */

@@ -788,6 +788,7 @@ int main(void)
 	heal_tests();
 	wait_tests();
 	nl_tests();
+	source_tests();
 #ifndef MCM_TEST_NO_VERBS
 	verbs_tests();
 #endif

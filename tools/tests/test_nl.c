@@ -2,7 +2,8 @@
 /*
  * Unit tests of librdmamcm's netlink client (lib/netlink.c) on the fake
  * generic netlink kernel (tests/fake_nl.c): the parsers on canned kernel
- * messages, dumps, stats, the "events" group and its ENOBUFS.
+ * messages, dumps, stats, the "events" group and its ENOBUFS; the sources
+ * of a source-specific join and who joined (LIBRDMAMCM_1.5).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,6 +20,8 @@
 #include "tutil.h"
 
 static uint8_t buf[65536];
+/* Room for the parsed sources, as a handle has */
+static struct mcm_nl_srcs srcs;
 
 /* A canned message: @put fills it, with @i */
 static const struct nlmsghdr *canned(void (*put)(struct nlb *, unsigned int),
@@ -51,7 +54,7 @@ static void test_parse_member(void)
 	char a[INET_ADDRSTRLEN];
 
 	fake_nl_install();
-	CHECK(!mcm_nl_parse_member(canned(fnl_put_member, 0, 1), &m));
+	CHECK(!mcm_nl_parse_member(canned(fnl_put_member, 0, 1), &m, &srcs));
 	CHECK(m.ctx_id == 1 && m.handle == 1);
 	CHECK(m.owner_kind == RDMA_MCM_OWNER_USER && m.owner_pid == 1001 &&
 	      m.owner_uid == 0 && !strcmp(m.owner_name, "rdma-mcm"));
@@ -69,7 +72,7 @@ static void test_parse_member(void)
 	CHECK(RDMA_MCM_NL_HAS(&m, RDMA_MCM_A_OWNER_PID));
 
 	/* a failed one: its status, no MGID */
-	CHECK(!mcm_nl_parse_member(canned(fnl_put_member, 9, 1), &m));
+	CHECK(!mcm_nl_parse_member(canned(fnl_put_member, 9, 1), &m, &srcs));
 	CHECK(m.ctx_id == 5 && m.handle == 2);
 	CHECK(m.state == RDMA_MCM_NL_ERROR && m.status == -ETIMEDOUT &&
 	      m.last_status == -ETIMEDOUT);
@@ -77,7 +80,7 @@ static void test_parse_member(void)
 	CHECK(m.qp_attached == 0 && m.join_type == 1);
 
 	/* a kernel ULP's: no pid, uid or file context */
-	CHECK(!mcm_nl_parse_member(canned(fnl_put_member, 4, 1), &m));
+	CHECK(!mcm_nl_parse_member(canned(fnl_put_member, 4, 1), &m, &srcs));
 	CHECK(m.ctx_id == 3 && m.owner_kind == RDMA_MCM_OWNER_KERNEL);
 	CHECK(!strcmp(m.owner_name, "rdma_mcm_test_ulp"));
 	CHECK(!RDMA_MCM_NL_HAS(&m, RDMA_MCM_A_OWNER_PID) && !m.owner_pid);
@@ -147,13 +150,13 @@ static void test_parse_event(void)
 	char a[INET_ADDRSTRLEN];
 
 	fake_nl_install();
-	CHECK(!mcm_nl_parse_event(canned(fnl_put_event, 1, 4), &ev));
+	CHECK(!mcm_nl_parse_event(canned(fnl_put_event, 1, 4), &ev, &srcs));
 	CHECK(ev.event == RDMA_MCM_NL_EV_JOINED &&
 	      ev.time_ns == 1000001000ull);
 	CHECK(ev.m.ctx_id == 1 && ev.m.handle == 1 && ev.m.owner_pid == 1001);
 	CHECK(!strcmp(ip4(&ev.m.group, a), "239.9.0.1"));
 	CHECK(RDMA_MCM_NL_HAS(&ev.m, RDMA_MCM_A_STATE) && ev.m.state == 1);
-	CHECK(!mcm_nl_parse_event(canned(fnl_put_event, 3, 4), &ev));
+	CHECK(!mcm_nl_parse_event(canned(fnl_put_event, 3, 4), &ev, &srcs));
 	CHECK(ev.event == RDMA_MCM_NL_EV_DEVICE_LOST);
 	CHECK(!strcmp(ev.m.dev_name, "rxe0") && ev.m.status == 0);
 	CHECK(!RDMA_MCM_NL_HAS(&ev.m, RDMA_MCM_A_HANDLE));
@@ -175,7 +178,7 @@ static void test_parse_unknown(void)
 	nlb_u32(&b, RDMA_MCM_A_CTX_ID, 7);
 	nlb_u32(&b, NLA_F_NET_BYTEORDER | 300, 3);
 	nlb_end(&b);
-	CHECK(!mcm_nl_parse_member((const void *)buf, &m));
+	CHECK(!mcm_nl_parse_member((const void *)buf, &m, &srcs));
 	CHECK(m.ctx_id == 7 && m.handle == 0);
 }
 
@@ -193,13 +196,13 @@ static void test_parse_truncated(void)
 	len = nlh->nlmsg_len;
 	nlh->nlmsg_len -= 4;
 	errno = 0;
-	CHECK(mcm_nl_parse_member(nlh, &m) == -1 && errno == EBADMSG);
+	CHECK(mcm_nl_parse_member(nlh, &m, &srcs) == -1 && errno == EBADMSG);
 	/* two bytes of an attribute's header */
 	nlh->nlmsg_len = (uint32_t)len + 2;
 	errno = 0;
-	CHECK(mcm_nl_parse_member(nlh, &m) == -1 && errno == EBADMSG);
+	CHECK(mcm_nl_parse_member(nlh, &m, &srcs) == -1 && errno == EBADMSG);
 	nlh->nlmsg_len = (uint32_t)len;
-	CHECK(!mcm_nl_parse_member(nlh, &m));
+	CHECK(!mcm_nl_parse_member(nlh, &m, &srcs));
 
 	/* an attribute whose length is below its header */
 	nlb_init(&b, buf, sizeof(buf));
@@ -209,7 +212,7 @@ static void test_parse_truncated(void)
 	a = (void *)(buf + NLMSG_LENGTH(GENL_HDRLEN));
 	a->nla_len = 2;
 	errno = 0;
-	CHECK(mcm_nl_parse_member(nlh, &m) == -1 && errno == EBADMSG);
+	CHECK(mcm_nl_parse_member(nlh, &m, &srcs) == -1 && errno == EBADMSG);
 
 	/* a u32 of two bytes */
 	nlb_init(&b, buf, sizeof(buf));
@@ -217,7 +220,7 @@ static void test_parse_truncated(void)
 	nlb_u16(&b, RDMA_MCM_A_CTX_ID, 7);
 	nlb_end(&b);
 	errno = 0;
-	CHECK(mcm_nl_parse_member(nlh, &m) == -1 && errno == EBADMSG);
+	CHECK(mcm_nl_parse_member(nlh, &m, &srcs) == -1 && errno == EBADMSG);
 
 	/* an IPv4 group of three bytes */
 	nlb_init(&b, buf, sizeof(buf));
@@ -226,7 +229,7 @@ static void test_parse_truncated(void)
 	nlb_put(&b, RDMA_MCM_A_GROUP, "abc", 3);
 	nlb_end(&b);
 	errno = 0;
-	CHECK(mcm_nl_parse_member(nlh, &m) == -1 && errno == EBADMSG);
+	CHECK(mcm_nl_parse_member(nlh, &m, &srcs) == -1 && errno == EBADMSG);
 
 	/* a counter of four bytes, inside the nest */
 	nlb_init(&b, buf, sizeof(buf));
@@ -255,7 +258,213 @@ static void test_parse_truncated(void)
 	/* no room for the generic netlink header */
 	nlh->nlmsg_len = NLMSG_LENGTH(2);
 	errno = 0;
-	CHECK(mcm_nl_parse_member(nlh, &m) == -1 && errno == EBADMSG);
+	CHECK(mcm_nl_parse_member(nlh, &m, &srcs) == -1 && errno == EBADMSG);
+}
+
+static const char *ip6(const struct sockaddr_storage *ss, char *out)
+{
+	return inet_ntop(AF_INET6,
+			 &((const struct sockaddr_in6 *)ss)->sin6_addr, out,
+			 INET6_ADDRSTRLEN);
+}
+
+/* A membership message of @family (0: none) with @n sources of @len bytes */
+static const struct nlmsghdr *with_sources(uint16_t family, unsigned int n,
+					   size_t len)
+{
+	uint8_t a[16] = { 0x20, 0x01, 0x0d, 0xb8 };
+	struct nlb b;
+	unsigned int i;
+
+	nlb_init(&b, buf, sizeof(buf));
+	nlb_msg(&b, FNL_FAMILY, 0, 1, RDMA_MCM_CMD_MEMBER_GET);
+	nlb_u32(&b, RDMA_MCM_A_CTX_ID, 9);
+	if (family)
+		nlb_u16(&b, RDMA_MCM_A_FAMILY, family);
+	nlb_nest(&b, RDMA_MCM_A_SOURCES);
+	for (i = 0; i < n; i++) {
+		if (len == 4) {
+			a[0] = 192;
+			a[1] = 0;
+			a[2] = (uint8_t)(2 + i / 250);
+			a[3] = (uint8_t)(i % 250 + 1);
+		} else {
+			a[14] = (uint8_t)(i >> 8);
+			a[15] = (uint8_t)(i + 1);
+		}
+		nlb_put(&b, RDMA_MCM_A_SOURCE, a, len);
+	}
+	nlb_nest_end(&b);
+	nlb_u8(&b, RDMA_MCM_A_JOINED_BY, RDMA_MCM_JOINER_RDMA_MCM);
+	CHECK(nlb_end(&b) > 0);
+	return (const void *)buf;
+}
+
+/*
+ * RDMA_MCM_A_SOURCES: 4- and 16-byte sources of the member's family, a
+ * length that is not skipped, more than 64 kept, RDMA_MCM_A_JOINED_BY
+ */
+static void test_parse_sources(void)
+{
+	uint8_t odd[5] = { 1, 2, 3, 4, 5 }, s4[4] = { 198, 51, 100, 7 };
+	uint8_t s6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x42 };
+	char a[INET6_ADDRSTRLEN];
+	struct rdma_mcm_nl_member m;
+	struct nlb b;
+	unsigned int i;
+	int ok = 1;
+
+	/* IPv4: two sources, a 5-byte one, a 16-byte one and an unknown type */
+	nlb_init(&b, buf, sizeof(buf));
+	nlb_msg(&b, FNL_FAMILY, 0, 1, RDMA_MCM_CMD_MEMBER_GET);
+	nlb_u16(&b, RDMA_MCM_A_FAMILY, AF_INET);
+	nlb_nest(&b, RDMA_MCM_A_SOURCES);
+	nlb_put(&b, RDMA_MCM_A_SOURCE, s4, 4);
+	nlb_put(&b, RDMA_MCM_A_SOURCE, odd, sizeof(odd));
+	nlb_put(&b, RDMA_MCM_A_SOURCE, s6, 16);
+	nlb_u32(&b, FNL_A_FUTURE, 1);
+	nlb_put(&b, RDMA_MCM_A_SOURCE, odd, 4);
+	nlb_nest_end(&b);
+	nlb_u8(&b, RDMA_MCM_A_JOINED_BY, RDMA_MCM_JOINER_RDMA_CM);
+	nlb_end(&b);
+	CHECK(!mcm_nl_parse_member((const void *)buf, &m, &srcs));
+	CHECK(m.nr_sources == 2 && m.sources == srcs.v);
+	CHECK(RDMA_MCM_NL_HAS(&m, RDMA_MCM_A_SOURCES));
+	CHECK(RDMA_MCM_NL_HAS(&m, RDMA_MCM_A_JOINED_BY));
+	CHECK(m.joined_by == RDMA_MCM_JOINER_RDMA_CM);
+	if (m.nr_sources == 2) {
+		CHECK(m.sources[0].ss_family == AF_INET &&
+		      !strcmp(ip4(&m.sources[0], a), "198.51.100.7"));
+		CHECK(!strcmp(ip4(&m.sources[1], a), "1.2.3.4"));
+		CHECK(((const struct sockaddr_in *)&m.sources[0])->sin_port == 0);
+	}
+
+	/* IPv6: 16-byte sources; a 4-byte one is not of the family */
+	CHECK(!mcm_nl_parse_member(with_sources(AF_INET6, 3, 16), &m, &srcs));
+	CHECK(m.nr_sources == 3 && m.joined_by == RDMA_MCM_JOINER_RDMA_MCM);
+	if (m.nr_sources == 3)
+		CHECK(m.sources[2].ss_family == AF_INET6 &&
+		      !strcmp(ip6(&m.sources[2], a), "2001:db8::3"));
+	CHECK(!mcm_nl_parse_member(with_sources(AF_INET6, 3, 4), &m, &srcs));
+	CHECK(m.nr_sources == 0 && !m.sources);
+	CHECK(RDMA_MCM_NL_HAS(&m, RDMA_MCM_A_SOURCES));
+	/* no family sent: the length tells, 4 or 16 */
+	CHECK(!mcm_nl_parse_member(with_sources(0, 2, 16), &m, &srcs));
+	CHECK(m.nr_sources == 2 && m.sources[0].ss_family == AF_INET6);
+	CHECK(!mcm_nl_parse_member(with_sources(0, 2, 4), &m, &srcs));
+	CHECK(m.nr_sources == 2 && m.sources[1].ss_family == AF_INET);
+	CHECK(!mcm_nl_parse_member(with_sources(0, 2, 8), &m, &srcs));
+	CHECK(m.nr_sources == 0);
+
+	/* more than RDMA_MCM_MAX_SOURCES: all of them, the room grows */
+	CHECK(!mcm_nl_parse_member(with_sources(AF_INET, 300, 4), &m, &srcs));
+	CHECK(m.nr_sources == 300 && srcs.cap >= 300);
+	for (i = 0; ok && i < m.nr_sources; i++)
+		ok = m.sources[i].ss_family == AF_INET &&
+		     ((const uint8_t *)&((const struct sockaddr_in *)
+					 &m.sources[i])->sin_addr)[3] ==
+		     i % 250 + 1;
+	CHECK(ok);
+	CHECK(!mcm_nl_parse_member(with_sources(AF_INET6, 100, 16), &m,
+				   &srcs));
+	CHECK(m.nr_sources == 100);
+	CHECK(m.nr_sources == 100 &&
+	      !strcmp(ip6(&m.sources[99], a), "2001:db8::64"));
+
+	/* none: no sources, no pointer; an empty nest too */
+	CHECK(!mcm_nl_parse_member(canned(fnl_put_member, 0, 1), &m, &srcs));
+	CHECK(m.nr_sources == 0 && !m.sources);
+	CHECK(!RDMA_MCM_NL_HAS(&m, RDMA_MCM_A_SOURCES));
+	CHECK(!mcm_nl_parse_member(with_sources(AF_INET, 0, 4), &m, &srcs));
+	CHECK(m.nr_sources == 0 && !m.sources);
+
+	/* a source that runs past its nest, a JOINED_BY of no byte */
+	with_sources(AF_INET, 2, 4);
+	((struct nlattr *)(buf + NLMSG_LENGTH(GENL_HDRLEN) + 8 + 8 +
+			   NLA_HDRLEN))->nla_len = 200;
+	errno = 0;
+	CHECK(mcm_nl_parse_member((const void *)buf, &m, &srcs) == -1 &&
+	      errno == EBADMSG);
+	nlb_init(&b, buf, sizeof(buf));
+	nlb_msg(&b, FNL_FAMILY, 0, 1, RDMA_MCM_CMD_MEMBER_GET);
+	nlb_put(&b, RDMA_MCM_A_JOINED_BY, NULL, 0);
+	nlb_end(&b);
+	errno = 0;
+	CHECK(mcm_nl_parse_member((const void *)buf, &m, &srcs) == -1 &&
+	      errno == EBADMSG);
+
+	/* the canned ones: an IPv4 and an IPv6 source-specific join */
+	CHECK(!mcm_nl_parse_member(canned(fnl_put_member, 2, 1), &m, &srcs));
+	CHECK(m.nr_sources == 2 && m.joined_by == RDMA_MCM_JOINER_RDMA_CM);
+	CHECK(m.nr_sources == 2 &&
+	      !strcmp(ip4(&m.sources[1], a), "192.0.2.2"));
+	CHECK(!mcm_nl_parse_member(canned(fnl_put_member, 6, 1), &m, &srcs));
+	CHECK(m.family == AF_INET6 && m.nr_sources == 2);
+	CHECK(m.joined_by == RDMA_MCM_JOINER_RDMA_MCM);
+	CHECK(!strcmp(ip6(&m.group, a), "ff0e::1:0:7"));
+	/* an event carries them as a dump does */
+	nlb_init(&b, buf, sizeof(buf));
+	nlb_msg(&b, FNL_FAMILY, 0, 0, RDMA_MCM_CMD_EVENT);
+	nlb_u8(&b, RDMA_MCM_A_EVENT, RDMA_MCM_NL_EV_JOINED);
+	nlb_u16(&b, RDMA_MCM_A_FAMILY, AF_INET6);
+	nlb_nest(&b, RDMA_MCM_A_SOURCES);
+	nlb_put(&b, RDMA_MCM_A_SOURCE, s6, 16);
+	nlb_nest_end(&b);
+	nlb_u8(&b, RDMA_MCM_A_JOINED_BY, RDMA_MCM_JOINER_RDMA_MCM);
+	nlb_end(&b);
+	{
+		struct rdma_mcm_nl_notice ev;
+
+		CHECK(!mcm_nl_parse_event((const void *)buf, &ev, &srcs));
+		CHECK(ev.event == RDMA_MCM_NL_EV_JOINED &&
+		      ev.m.nr_sources == 1 &&
+		      !strcmp(ip6(&ev.m.sources[0], a), "2001:db8::42"));
+		CHECK(ev.m.joined_by == RDMA_MCM_JOINER_RDMA_MCM);
+	}
+}
+
+struct source_check {
+	unsigned int n, with;
+	int ok;
+};
+
+/* In a dump, each member's sources are there during its callback */
+static int on_sources(const struct rdma_mcm_nl_member *m, void *arg)
+{
+	struct source_check *c = arg;
+	char a[INET6_ADDRSTRLEN];
+	int want = m->handle == 1 && (m->ctx_id == 2 || m->ctx_id == 4);
+
+	c->n++;
+	if (!want) {
+		c->ok &= !m->nr_sources && !m->sources;
+		return 0;
+	}
+	c->with++;
+	c->ok &= m->nr_sources == 2;
+	if (m->ctx_id == 2)
+		c->ok &= !strcmp(ip4(&m->sources[0], a), "192.0.2.1");
+	else
+		c->ok &= !strcmp(ip6(&m->sources[1], a), "2001:db8::2") &&
+			 m->joined_by == RDMA_MCM_JOINER_RDMA_MCM;
+	return 0;
+}
+
+static void test_dump_sources(void)
+{
+	struct source_check c = { .ok = 1 };
+	struct rdma_mcm_nl *nl;
+
+	fake_nl_install();
+	fnl.members = 8;
+	fnl.per_dgram = 3;
+	nl = rdma_mcm_nl_open();
+	CHECK(nl);
+	if (!nl)
+		return;
+	CHECK(rdma_mcm_nl_dump_members(nl, 0, on_sources, &c) == 0);
+	CHECK(c.n == 8 && c.with == 2 && c.ok);
+	rdma_mcm_nl_close(nl);
 }
 
 static void test_open_close(void)
@@ -549,6 +758,12 @@ static void test_nl_strings(void)
 		      "device-lost"));
 	CHECK(!strcmp(rdma_mcm_nl_event_str(__RDMA_MCM_NL_EV_MAX), "unknown"));
 	CHECK(!strcmp(rdma_mcm_nl_owner_str(RDMA_MCM_OWNER_KERNEL), "kernel"));
+	CHECK(!strcmp(rdma_mcm_nl_joiner_str(RDMA_MCM_JOINER_RDMA_CM),
+		      "rdma_cm"));
+	CHECK(!strcmp(rdma_mcm_nl_joiner_str(RDMA_MCM_JOINER_RDMA_MCM),
+		      "rdma_mcm"));
+	CHECK(!strcmp(rdma_mcm_nl_joiner_str(0), "unknown"));
+	CHECK(!strcmp(rdma_mcm_nl_joiner_str(3), "unknown"));
 	/* the state names of the ioctl ABI fit the family's states */
 	CHECK(!strcmp(rdma_mcm_state_str(RDMA_MCM_NL_WAITING), "waiting"));
 	CHECK(!strcmp(rdma_mcm_state_str(RDMA_MCM_NL_JOINING), "joining"));
@@ -562,6 +777,10 @@ void nl_tests(void)
 	h_run("netlink: parse events", test_parse_event);
 	h_run("netlink: unknown attributes skipped", test_parse_unknown);
 	h_run("netlink: truncated attributes rejected", test_parse_truncated);
+	h_run("netlink: sources (4, 16 bytes, skipped, 300) and joined-by",
+	      test_parse_sources);
+	h_run("netlink: a dump's sources during its callback",
+	      test_dump_sources);
 	h_run("netlink: open, close, family absent", test_open_close);
 	h_run("netlink: dump memberships, ctx filter", test_dump_members);
 	h_run("netlink: dump of 100000 memberships", test_dump_100k);

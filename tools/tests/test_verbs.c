@@ -412,6 +412,43 @@ static void test_rejoin_reattach(void)
 	rdma_mcm_close_channel(ch);
 }
 
+/*
+ * A source-specific membership is the library's as any other: its QP
+ * attached, detached at REJOINING and attached again at REJOINED (the
+ * kernel joins it again with its sources), detached at its leave
+ */
+static void test_source_member_qp(void)
+{
+	struct sockaddr_storage g = addr("239.6.8.1"), s1 = addr("192.0.2.1");
+	const struct sockaddr *src[1] = { SA(s1) };
+	struct rdma_mcm_channel *ch;
+	struct rdma_mcm_event ev;
+	struct rdma_mcm_member mb;
+	struct ibv_qp qp;
+	uint32_t ctx;
+
+	if (!NEGOTIATES)
+		return;
+	three_ports();
+	ch = heal_setup(RDMA_MCM_CTX_HEAL, &ctx);
+	fake.auto_complete = 1;
+	CHECK(rdma_mcm_join_source_sync(ch, ctx, SA(g), src, 1, 0, 1, 1000,
+					&ev) == 0);
+	CHECK(rdma_mcm_attach_qp(ch, &qp, &ev) == 0 && fv.nr_attached == 1);
+	CHECK(fake_lose(ctx, ev.handle, -ENETRESET) == 0);
+	CHECK(rdma_mcm_get_event(ch, &ev) == 0);
+	CHECK(ev.event == RDMA_MCM_EVENT_REJOINING && fv.nr_detached == 1);
+	CHECK(fake_rejoin(ctx, ev.handle, 0) == 0);
+	CHECK(rdma_mcm_get_event(ch, &ev) == 0);
+	CHECK(ev.event == RDMA_MCM_EVENT_REJOINED);
+	CHECK(rdma_mcm_reattach_qp(ch, &ev) == 1 && fv.nr_attached == 2);
+	CHECK(rdma_mcm_query(ch, ctx, ev.handle, &mb) == 0);
+	CHECK(mb.nr_sources == 1 && mb.rejoins == 1);
+	CHECK(rdma_mcm_leave_detach(ch, ctx, ev.handle, &qp) == 0);
+	CHECK(fv.nr_detached == 2 && !fake_find(ctx, ev.handle));
+	rdma_mcm_close_channel(ch);
+}
+
 /* A membership WAITING when left: its QP is not detached a second time */
 static void test_leave_while_waiting(void)
 {
@@ -755,6 +792,8 @@ void verbs_tests(void)
 	h_run("heal: REJOINING detaches, reattach_qp attaches to REJOINED's group",
 	      test_rejoin_reattach);
 	h_run("heal: leave_detach of a waiting membership", test_leave_while_waiting);
+	h_run("heal: a source-specific membership's QP, detached and attached again",
+	      test_source_member_qp);
 	h_run("heal: device loss forgets the QPs; a new QP is attached",
 	      test_device_loss_qps);
 	h_run("heal: detach_qp detaches and forgets without leaving",

@@ -50,5 +50,7 @@ void wait_tests(void);
 void verbs_tests(void);
 /* test_nl.c */
 void nl_tests(void);
+/* test_source.c: source-specific joins, features, the 1.5 versions */
+void source_tests(void);
 
 #endif /* TUTIL_H */

@@ -19,15 +19,18 @@
  * only (open one per process; the file is close-on-exec).
  *
  * The structs of the kernel ABI (struct rdma_mcm_event, _member,
- * _join_entry, _leave_entry) are used as they are: see
+ * _join_entry, _leave_entry, _source) are used as they are: see
  * <rdma/rdma_mcm_abi.h> and the man pages, librdmamcm(7). The functions
  * never read or write more of them than their size in the symbol version
- * a program was linked against: 72, 152 and 152 bytes for events and
- * batch entries; struct rdma_mcm_member is 184 bytes for a program linked
- * before LIBRDMAMCM_1.3 (rdma_mcm_query@LIBRDMAMCM_1.0, rdma_mcm_list@...)
- * and 200 bytes since (rejoins, last_status, state_time_ns). Objects
- * compiled against an older header are compiled again before they are
- * linked against this library.
+ * a program was linked against: 72 bytes for events, 152 for leave
+ * entries; struct rdma_mcm_member is 184 bytes for a program linked
+ * before LIBRDMAMCM_1.3 (rdma_mcm_query@LIBRDMAMCM_1.0, rdma_mcm_list@...),
+ * 200 bytes for one linked before LIBRDMAMCM_1.5 (@LIBRDMAMCM_1.3:
+ * rejoins, last_status, state_time_ns) and 208 since (nr_sources, flags);
+ * struct rdma_mcm_join_entry is 152 bytes before LIBRDMAMCM_1.5
+ * (rdma_mcm_join_batch@LIBRDMAMCM_1.0) and 168 since (sources,
+ * nr_sources, source_size). Objects compiled against an older header are
+ * compiled again before they are linked against this library.
  */
 #ifndef LIBRDMAMCM_H
 #define LIBRDMAMCM_H
@@ -55,6 +58,8 @@ struct rdma_mcm_channel *rdma_mcm_open_channel(int flags);
 void rdma_mcm_close_channel(struct rdma_mcm_channel *ch);
 int rdma_mcm_get_fd(struct rdma_mcm_channel *ch);
 int rdma_mcm_abi_version(struct rdma_mcm_channel *ch);
+/* 1.5: the module's RDMA_MCM_FEATURE_* (0 from a module older than them) */
+int rdma_mcm_get_features(struct rdma_mcm_channel *ch, uint32_t *features);
 
 /* Contexts: one per local source address. */
 int rdma_mcm_create_ctx(struct rdma_mcm_channel *ch,
@@ -77,8 +82,26 @@ int rdma_mcm_join_sync(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 		       const struct sockaddr *group, int join_flags,
 		       uint64_t cookie, int timeout_ms,
 		       struct rdma_mcm_event *joined);
+/* 1.5: 168-byte entries, which may have sources (1.0: 152 bytes) */
 int rdma_mcm_join_batch(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			struct rdma_mcm_join_entry *entries, unsigned int n);
+/*
+ * 1.5: a source-specific join (IGMPv3 / MLDv2 INCLUDE, RoCE only): the
+ * group from these @nr_sources unicast addresses only, at most
+ * RDMA_MCM_MAX_SOURCES, of the group's family; 0 sources is a join of
+ * any source. EOPNOTSUPP: a module older than sources, or InfiniBand.
+ */
+int rdma_mcm_join_source(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			 const struct sockaddr *group,
+			 const struct sockaddr *const *sources,
+			 unsigned int nr_sources, int join_flags,
+			 uint64_t cookie, uint32_t *handle);
+int rdma_mcm_join_source_sync(struct rdma_mcm_channel *ch, uint32_t ctx_id,
+			      const struct sockaddr *group,
+			      const struct sockaddr *const *sources,
+			      unsigned int nr_sources, int join_flags,
+			      uint64_t cookie, int timeout_ms,
+			      struct rdma_mcm_event *joined);
 
 /* Events. */
 int rdma_mcm_get_event(struct rdma_mcm_channel *ch, struct rdma_mcm_event *ev);
@@ -99,7 +122,10 @@ int rdma_mcm_leave_ex(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 int rdma_mcm_leave_batch(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 			 struct rdma_mcm_leave_entry *entries, unsigned int n);
 
-/* Membership state (1.3: the 200-byte struct; 1.0: its first 184 bytes). */
+/*
+ * Membership state (1.5: the 208-byte struct; 1.3: its first 200 bytes;
+ * 1.0: its first 184).
+ */
 int rdma_mcm_query(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 		   uint32_t handle, struct rdma_mcm_member *out);
 int rdma_mcm_list(struct rdma_mcm_channel *ch, uint32_t ctx_id, uint32_t start,
@@ -185,6 +211,14 @@ struct rdma_mcm_nl_counters {
  * A membership (RDMA_MCM_CMD_MEMBER_GET) or the subject of an event.
  * @src and @group are a struct sockaddr_in, _in6 or _ib (the GID at
  * offset 8) of @family, port 0; family AF_UNSPEC when absent.
+ *
+ * 1.5, in what was reserved space: @sources points at @nr_sources
+ * addresses (struct sockaddr_in or _in6, port 0), the sources of a
+ * source-specific join (RDMA_MCM_A_SOURCES; none: any source). The array
+ * is the handle's: valid during the dump's callback, or until the next
+ * rdma_mcm_nl_read_event() for an event; NULL when @nr_sources is 0.
+ * @joined_by is enum rdma_mcm_nl_joiner (RDMA_MCM_A_JOINED_BY), 0 when
+ * absent (not joined yet, or a module older than the attribute).
  */
 struct rdma_mcm_nl_member {
 	uint64_t present;
@@ -214,7 +248,14 @@ struct rdma_mcm_nl_member {
 	uint32_t qp_attached;
 	uint64_t age_ms;
 	uint64_t state_age_ms;
-	uint64_t reserved[8];
+	uint32_t nr_sources;		/* 1.5 */
+	uint8_t joined_by;		/* 1.5: enum rdma_mcm_nl_joiner */
+	uint8_t reserved1[3];
+	const struct sockaddr_storage *sources;	/* 1.5 */
+#if UINTPTR_MAX == UINT32_MAX
+	uint32_t reserved2;		/* the pointer's 8 bytes on 32-bit */
+#endif
+	uint64_t reserved[6];
 };
 
 /* A context (RDMA_MCM_CMD_CTX_GET) */
@@ -309,6 +350,8 @@ const char *rdma_mcm_nl_limit_str(uint32_t limit);
 const char *rdma_mcm_nl_usage_str(uint32_t usage);
 const char *rdma_mcm_nl_event_str(uint32_t event);
 const char *rdma_mcm_nl_owner_str(uint32_t kind);
+/* 1.5: "rdma_cm", "rdma_mcm"; "unknown" for any other value */
+const char *rdma_mcm_nl_joiner_str(uint32_t joiner);
 
 #ifdef __cplusplus
 }

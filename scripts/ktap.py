@@ -152,6 +152,23 @@ def crashed_before_tests(console, results):
         ("Kernel panic" in console or "Oops" in console)
 
 
+def stalled_before_tests(console, results, watchdog_fired):
+    """Did the kernel hang while booting, before anything of rdma_mcm's ran?
+
+    True only when the boot watchdog stopped a guest that wrote no result,
+    whose test runner never started and whose console shows no panic (a
+    crash is crashed_before_tests()'s). vm-run then boots once more,
+    keeping the stalled console: seen once with Debian's 7.2 kernel under
+    TCG on a host loaded with four other QEMU and UML jobs, the console
+    silent after "smp: Brought up 1 node, 2 CPUs" for 240 s, nothing of
+    rdma_mcm's loaded yet.
+    """
+    if not watchdog_fired or results.strip():
+        return False
+    return "=== rdma_mcm test" not in console and \
+        "Kernel panic" not in console and "Oops" not in console
+
+
 def judge_vm_run(name, results_path, console_path, expected, timed_out):
     """Turn one VM boot into a Tally, printing each result."""
     try:

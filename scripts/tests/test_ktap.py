@@ -96,6 +96,27 @@ class BootCrash(unittest.TestCase):
         self.assertFalse(ktap.crashed_before_tests("[ 1.0] booted\n", ""))
 
 
+class BootStall(unittest.TestCase):
+    QUIET = "[ 1.0] smp: Brought up 1 node, 2 CPUs\n"
+
+    def test_stall_before_the_runner_is_a_boot_stall(self):
+        self.assertTrue(ktap.stalled_before_tests(self.QUIET, "", True))
+
+    def test_not_without_the_watchdog(self):
+        self.assertFalse(ktap.stalled_before_tests(self.QUIET, "", False))
+
+    def test_not_once_tests_ran(self):
+        console = self.QUIET + "=== rdma_mcm test 1/9: bench\n"
+        self.assertFalse(ktap.stalled_before_tests(console, "", True))
+
+    def test_not_with_results(self):
+        self.assertFalse(ktap.stalled_before_tests(self.QUIET,
+                                                   "KTAP version 1\n", True))
+
+    def test_a_crash_is_not_a_stall(self):
+        self.assertFalse(ktap.stalled_before_tests(BootCrash.PANIC, "", True))
+
+
 class VmJudge(unittest.TestCase):
     def test_clean_run_passes(self):
         self.assertTrue(judge(GOOD).ok())

@@ -2,17 +2,27 @@
 /*
  * mcm_abi_test: what its source files share.
  *
- *   mcm_abi_test.c   main; one check per errno, events, isolation, limits
- *   mcm_abi_ext.c    extensibility: argument sizes; failing commands
- *                    write nothing back
- *   mcm_abi_out.c    what the kernel writes: events, QUERY, LIST
- *                    entries, batch entries (nothing uninitialised)
- *   mcm_abi_events.c SET_EVENTS, the source port being ignored, an IPv6
- *                    group on RoCE v2
- *   mcm_abi_dev.c    DEVICE_REMOVED: rxe1 deleted under open files
- *   mcm_abi_heal.c   healing and route contexts, QUERY_CTX; rxe1 deleted
- *                    and added again under a healing context
- *   mcm_abi_util.c   KTAP reporting and small helpers
+ *   mcm_abi_test.c       main; one check per errno, events, isolation,
+ *                        limits
+ *   mcm_abi_ext.c        extensibility: argument sizes; failing commands
+ *                        write nothing back
+ *   mcm_abi_out.c        what the kernel writes: events, QUERY, LIST
+ *                        entries, batch entries (nothing uninitialised)
+ *   mcm_abi_events.c     SET_EVENTS, the source port being ignored
+ *   mcm_abi_version.c    the structs' sizes, VERSION's features, old
+ *                        binaries (152-byte JOIN, 200-byte members)
+ *   mcm_abi_src_errno.c  every errno of a join with sources
+ *   mcm_abi_src.c        source-specific joins: /proc/net/mcfilter, leave,
+ *                        DESTROY_CTX and close, QUERY and LIST; batches
+ *   mcm_abi_v6.c         IPv6 groups on RoCE v2 (JOINED_BY_MCM, MLD,
+ *                        mcfilter6)
+ *   mcm_abi_src_util.c   source arrays, JOIN arguments with them, what
+ *                        QUERY and LIST report of a membership
+ *   mcm_abi_procnet.c    /proc/net/igmp, igmp6, mcfilter and mcfilter6
+ *   mcm_abi_dev.c        DEVICE_REMOVED: rxe1 deleted under open files
+ *   mcm_abi_heal.c       healing and route contexts, QUERY_CTX; rxe1
+ *                        deleted and added again under a healing context
+ *   mcm_abi_util.c       KTAP reporting and small helpers
  */
 #ifndef _MCM_ABI_H
 #define _MCM_ABI_H
@@ -91,6 +101,46 @@ int all_bytes(const void *p, size_t len, uint8_t b);
 int has_byte(const void *p, size_t len, uint8_t b);
 int member_has_byte(const void *m, size_t msz, uint8_t b);
 
+/* Joins with sources (mcm_abi_src_util.c) */
+#define PAT32		0xa5a5a5a5U
+#define SRC_A		"192.0.2.1"	/* sources: unicast, of anyone */
+#define SRC_B		"198.51.100.7"
+#define SRC_C		"192.0.2.3"
+#define V6_SRC_A	"2001:db8:6::1"
+#define V6_SRC_B	"2001:db8:99::7"
+#define NSRC		70		/* room for any nr_sources tried */
+
+extern uint8_t sarr[NSRC * 256];
+
+uint8_t *guarded_page(void);
+void *unmapped_page(void);
+struct rdma_mcm_source *src_at(uint8_t *arr, uint32_t size, int i);
+void put_src4(uint8_t *arr, uint32_t size, int i, const char *addr,
+	      uint16_t port);
+void put_src6(uint8_t *arr, uint32_t size, int i, const char *addr);
+void put_many4(uint8_t *arr, uint32_t size, int n);
+void put_group6(uint8_t *buf, uint32_t *len, const char *group);
+void join_arg(struct rdma_mcm_join *j, uint32_t ctx, const char *group,
+	      const void *srcs, uint32_t nr, uint32_t size);
+void join_fails(int fd, const struct rdma_mcm_join *j, int want,
+		const char *what);
+uint32_t join_works(int fd, struct rdma_mcm_join *j, const char *what);
+long read_long(const char *path);
+int write_long(const char *path, long v);
+int joined_event(int fd, uint32_t h, struct rdma_mcm_event *out);
+int query_src(int fd, uint32_t ctx, uint32_t h, uint32_t nr,
+	      uint32_t flags, struct rdma_mcm_member *out);
+int list_cookie(int fd, uint32_t ctx, uint64_t cookie,
+		struct rdma_mcm_member *out);
+
+/* /proc/net (mcm_abi_procnet.c) */
+long filter_inc(const char *dev, const char *group, const char *source);
+int filters_of(const char *group);
+long filter6_inc(const char *dev, const char *group, const char *source);
+int filters6_of(const char *prefix);
+int igmp6_lists(const char *dev, const char *group);
+int igmp_on(const char *dev, const char *group);
+
 /* The checks of each source file */
 void test_commands(int fd);
 void test_create(int fd);
@@ -108,11 +158,16 @@ void test_ext_list(int fd, uint32_t ctx);
 void test_set_events(void);
 void test_read_eintr(void);
 void test_src_port(void);
-void test_v6_join(void);
 void test_device_removed(void);
 void test_ctx_flags(void);
 void test_query_ctx(void);
 void test_route_ctx(void);
 void test_heal_device_reset(void);
+void test_features(int fd);
+void test_old_binary(void);
+void test_source_errnos(void);
+void test_source_filter(void);
+void test_source_batches(void);
+void test_v6_roce(void);
 
 #endif /* _MCM_ABI_H */

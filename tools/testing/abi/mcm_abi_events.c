@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * mcm_abi_test: SET_EVENTS (the types and the size a file reads), a
- * blocking read() interrupted, the source address's port being ignored
- * (also for an unprivileged user), and a group the device cannot join
- * (an IPv6 group on RoCE v2).
+ * blocking read() interrupted, and the source address's port being
+ * ignored (also for an unprivileged user). IPv6 groups on RoCE v2, which
+ * rdma_mcm joins itself, are mcm_abi_v6.c's.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -251,99 +251,4 @@ void test_src_port(void)
 	       NOBODY);
 	report(res & PORT_JOINS, "uid %d: %ld joins on the context with port 80",
 	       NOBODY, slot + 1);
-}
-
-/* ------------------------------------------------------------ IPv6 */
-
-#define V6_SRC		"2001:db8:6::2"
-
-static int v6_ctx(int fd, uint32_t *ctx_id)
-{
-	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
-	struct rdma_mcm_create_ctx cc = { 0 };
-	int ret;
-
-	inet_pton(AF_INET6, V6_SRC, &s6.sin6_addr);
-	memcpy(cc.src, &s6, sizeof(s6));
-	cc.src_len = sizeof(s6);
-	ret = ioctl(fd, RDMA_MCM_IOC_CREATE_CTX, &cc);
-	*ctx_id = cc.ctx_id;
-	return ret;
-}
-
-/*
- * A group the device cannot join: rxe is RoCE v2, on which rdma_cm joins
- * no IPv6 group (ENOTSUPP), reported as EOPNOTSUPP. Needs an IPv6 address
- * on veth1, which the test adds and removes.
- */
-void test_v6_join(void)
-{
-	static const char *const add[] = {
-		"ip", "-6", "addr", "add", V6_SRC "/64", "dev", "veth1",
-		"nodad", NULL,
-	};
-	static const char *const del[] = {
-		"ip", "-6", "addr", "del", V6_SRC "/64", "dev", "veth1", NULL,
-	};
-	struct sockaddr_in6 g = { .sin6_family = AF_INET6 };
-	struct rdma_mcm_join j, before;
-	struct rdma_mcm_join_entry je;
-	struct rdma_mcm_batch b;
-	uint32_t c;
-	double t0;
-	int fd, ret, err;
-
-	printf("    # an IPv6 group on RoCE v2\n");
-	if (run_cmd(add)) {
-		skip("no IPv6 address could be added to veth1",
-		     "JOIN of an IPv6 group on rxe (RoCE v2): EOPNOTSUPP");
-		return;
-	}
-	fd = open_dev();
-	/* rxe1 gets the address's GID from a work item: wait for it */
-	t0 = now();
-	while ((ret = v6_ctx(fd, &c)) && now() - t0 < 20)
-		usleep(100000);
-	if (ret) {
-		skip("rxe1 never took the IPv6 address",
-		     "JOIN of an IPv6 group on rxe (RoCE v2): EOPNOTSUPP (CREATE_CTX: %s)",
-		     errname(errno));
-		close(fd);
-		run_cmd(del);
-		return;
-	}
-	report(1, "CREATE_CTX on [%s] (veth1, rxe1)", V6_SRC);
-	memset(&j, 0, sizeof(j));
-	j.ctx_id = c;
-	j.handle = 0xa5a5a5a5;
-	inet_pton(AF_INET6, "ff0e::6:1", &g.sin6_addr);
-	memcpy(j.addr, &g, sizeof(g));
-	j.addr_len = sizeof(g);
-	before = j;
-	ret = ioctl(fd, RDMA_MCM_IOC_JOIN, &j);
-	err = ret < 0 ? errno : 0;
-	note_errno(err);
-	report(ret < 0 && err == EOPNOTSUPP && !memcmp(&j, &before, sizeof(j)),
-	       "JOIN of ff0e::6:1 on RoCE v2: EOPNOTSUPP, nothing written (got %s)",
-	       errname(err));
-	memset(&je, 0, sizeof(je));
-	memcpy(je.addr, &g, sizeof(g));
-	je.addr_len = sizeof(g);
-	je.handle = 0xa5a5a5a5;
-	memset(&b, 0, sizeof(b));
-	b.entries = (uintptr_t)&je;
-	b.ctx_id = c;
-	b.count = 1;
-	b.entry_size = sizeof(je);
-	expect_errno(ioctl(fd, RDMA_MCM_IOC_BATCH_JOIN, &b), 0,
-		     "BATCH_JOIN of ff0e::6:1");
-	note_errno(-je.result);
-	report(b.done == 1 && je.result == -EOPNOTSUPP && !je.handle,
-	       "... its entry: -EOPNOTSUPP, handle 0 (got %d)", je.result);
-	report(live_count("file_members") == 0,
-	       "no membership is left behind");
-	expect_errno(join(fd, c, "239.6.12.1", 0, 0, NULL), EINVAL,
-		     "JOIN of an IPv4 group on an IPv6 context");
-	close(fd);
-	report(!run_cmd(del), "the IPv6 address is removed from veth1");
 }

@@ -66,12 +66,16 @@ static const struct cmd cmds[] = {
 
 /*
  * The structs that grew since their first version, and the size this
- * header has: QUERY's member gained rejoins, last_status, state_time_ns.
+ * header has: QUERY's member gained rejoins, last_status, state_time_ns
+ * (16 bytes), then nr_sources and flags (8); JOIN gained sources,
+ * nr_sources and source_size (16).
  */
 static size_t header_size(const struct cmd *c)
 {
 	if (c->nr == RDMA_MCM_IOC_QUERY)
-		return RDMA_MCM_QUERY_SIZE_VER0 + 16;
+		return RDMA_MCM_QUERY_SIZE_VER0 + 16 + 8;
+	if (c->nr == RDMA_MCM_IOC_JOIN)
+		return RDMA_MCM_JOIN_SIZE_VER0 + 16;
 	return c->ver0;
 }
 
@@ -241,7 +245,9 @@ static int outputs_ok(const struct cmd *c, const uint8_t *a,
 
 	switch (_IOC_NR(c->nr)) {
 	case _IOC_NR(RDMA_MCM_IOC_VERSION):
-		return v->abi_version == RDMA_MCM_ABI_VERSION && !v->reserved;
+		return v->abi_version == RDMA_MCM_ABI_VERSION &&
+		       v->features == (RDMA_MCM_FEATURE_SOURCES |
+				       RDMA_MCM_FEATURE_IPV6_ROCE);
 	case _IOC_NR(RDMA_MCM_IOC_CREATE_CTX):
 		off = offsetof(struct rdma_mcm_create_ctx, ctx_id);
 		return cc->ctx_id && cc->ctx_id != PAT32 &&
@@ -252,7 +258,8 @@ static int outputs_ok(const struct cmd *c, const uint8_t *a,
 		off = offsetof(struct rdma_mcm_join, handle);
 		return j->handle && j->handle != PAT32 &&
 		       !memcmp(a, before, off) &&
-		       !memcmp(j->addr, before + off + 4, sizeof(j->addr));
+		       !memcmp(a + off + 4, before + off + 4,
+			       c->size - off - 4);
 	case _IOC_NR(RDMA_MCM_IOC_LEAVE):
 		off = offsetof(struct rdma_mcm_leave, events_reported);
 		return l->events_reported == 0 && !memcmp(a, before, off) &&

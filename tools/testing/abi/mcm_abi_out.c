@@ -166,7 +166,8 @@ void test_ext_list(int fd, uint32_t ctx)
 	l.ctx_id = c;
 	l.count = 4;
 	l.entry_size = msz;
-	expect_errno(ioctl(fl, RDMA_MCM_IOC_LIST, &l), 0, "LIST, entry_size 184");
+	expect_errno(ioctl(fl, RDMA_MCM_IOC_LIST, &l), 0,
+		     "LIST, entry_size sizeof(struct rdma_mcm_member)");
 	report(l.count == 3 && !l.next, "3 entries, walk complete (got %u, next %u)",
 	       l.count, l.next);
 	for (i = 0, ok = 1; i < 3; i++) {
@@ -188,7 +189,8 @@ void test_ext_list(int fd, uint32_t ctx)
 	for (i = 0, ok = l.count == 3; i < 3; i++)
 		ok &= !memcmp(buf + i * 256, ref[i], msz) &&
 		      all_bytes(buf + i * 256 + msz, 256 - msz, 0);
-	report(ok, "3 entries of 256 bytes: the kernel's 184, then 72 zeros");
+	report(ok, "3 entries of 256 bytes: the kernel's %zu, then %zu zeros",
+	       msz, 256 - msz);
 	report(all_bytes(buf + 3 * 256, sizeof(buf) - 3 * 256, PAT),
 	       "nothing written past the 3 entries of 256");
 
@@ -199,7 +201,8 @@ void test_ext_list(int fd, uint32_t ctx)
 	for (i = 0, ok = l.count == 2 && l.next; i < 2; i++)
 		ok &= !memcmp(buf + i * 4096, ref[i], msz) &&
 		      all_bytes(buf + i * 4096 + msz, 4096 - msz, 0);
-	report(ok, "a page of 2 entries of 4096 bytes: the kernel's 184, then zeros");
+	report(ok, "a page of 2 entries of 4096 bytes: the kernel's %zu, then zeros",
+	       msz);
 	report(all_bytes(buf + 2 * 4096, sizeof(buf) - 2 * 4096, PAT),
 	       "nothing written past the 2 entries of 4096");
 	l.start = l.next;
@@ -428,20 +431,43 @@ static void batch_max_entry(int fb, uint32_t c)
 
 /*
  * Odd sizes: entries of 153 bytes (every other one's u64 misaligned) in
- * a batch, members of 201 bytes in a LIST (the second version's 200 and
- * one).
+ * a batch, members of 201 bytes (the second version's 200 and one: the
+ * kernel's third version cut there) and 209 bytes (the third version's
+ * 208 and one) in a LIST.
  */
+static void list_odd(int fb, uint32_t c, uint8_t *e, size_t len,
+		     uint32_t esz, const uint32_t *hs)
+{
+	const size_t msz = sizeof(struct rdma_mcm_member);
+	const size_t n = esz < msz ? esz : msz;
+	struct rdma_mcm_list l = { .entries = (uintptr_t)e, .ctx_id = c,
+				   .count = 4, .entry_size = esz };
+	struct rdma_mcm_member m;
+	char what[64];
+	int i, ok;
+
+	memset(e, PAT, len);
+	snprintf(what, sizeof(what), "LIST, entry_size %u", esz);
+	expect_errno(ioctl(fb, RDMA_MCM_IOC_LIST, &l), 0, what);
+	for (i = 0, ok = l.count == 3 && !l.next; i < 3; i++) {
+		memset(&m, 0, sizeof(m));
+		memcpy(&m, e + i * esz, n);
+		ok &= m.handle == hs[i] && m.cookie == COOKIE + i &&
+		      !member_has_byte(&m, n, PAT) &&
+		      all_bytes(e + i * esz + n, esz - n, 0);
+	}
+	report(ok && all_bytes(e + 3 * esz, len - 3 * esz, PAT),
+	       "3 members of %u bytes: the first %zu of the kernel's %zu, %zu zeros, nothing past them",
+	       esz, n, msz, esz - n);
+}
+
 static void batch_odd_entry(int fb, uint32_t c)
 {
-	static uint8_t e[3 * 201 + 64];
-	const size_t msz = sizeof(struct rdma_mcm_member);
+	static uint8_t e[3 * 209 + 64];
 	struct rdma_mcm_join_entry je;
 	struct rdma_mcm_leave_entry le;
-	struct rdma_mcm_member m;
 	struct rdma_mcm_batch b = { .entries = (uintptr_t)e, .ctx_id = c,
 				    .count = 3, .entry_size = 153 };
-	struct rdma_mcm_list l = { .entries = (uintptr_t)e, .ctx_id = c,
-				   .count = 4, .entry_size = 201 };
 	uint32_t hs[3];
 	char group[32];
 	int i, ok;
@@ -453,13 +479,13 @@ static void batch_odd_entry(int fb, uint32_t c)
 		je.join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
 		snprintf(group, sizeof(group), "239.6.7.%d", i + 11);
 		set_v4(je.addr, &je.addr_len, group);
-		memcpy(e + i * 153, &je, sizeof(je));
-		e[i * 153 + 152] = 0;
+		memcpy(e + i * 153, &je, 153);
 	}
 	expect_errno(ioctl(fb, RDMA_MCM_IOC_BATCH_JOIN, &b), 0,
 		     "BATCH_JOIN of 3 entries of 153 bytes");
 	for (i = 0, ok = b.done == 3; i < 3; i++) {
-		memcpy(&je, e + i * 153, sizeof(je));
+		memset(&je, 0, sizeof(je));
+		memcpy(&je, e + i * 153, 153);
 		ok &= !je.result && je.handle && je.cookie == COOKIE + i &&
 		      !e[i * 153 + 152];
 		hs[i] = je.handle;
@@ -467,16 +493,8 @@ static void batch_odd_entry(int fb, uint32_t c)
 	report(ok && all_bytes(e + 3 * 153, sizeof(e) - 3 * 153, PAT),
 	       "each joined at its 153-byte offset, nothing written past them");
 
-	memset(e, PAT, sizeof(e));
-	expect_errno(ioctl(fb, RDMA_MCM_IOC_LIST, &l), 0,
-		     "LIST, entry_size 201");
-	for (i = 0, ok = l.count == 3 && !l.next; i < 3; i++) {
-		memcpy(&m, e + i * 201, msz);
-		ok &= m.handle == hs[i] && m.cookie == COOKIE + i &&
-		      !member_has_byte(&m, msz, PAT) && !e[i * 201 + msz];
-	}
-	report(ok && all_bytes(e + 3 * 201, sizeof(e) - 3 * 201, PAT),
-	       "3 members of 201 bytes: the kernel's 200, one zero, nothing past them");
+	list_odd(fb, c, e, sizeof(e), 201, hs);
+	list_odd(fb, c, e, sizeof(e), 209, hs);
 
 	memset(e, 0, sizeof(e));
 	for (i = 0; i < 3; i++) {

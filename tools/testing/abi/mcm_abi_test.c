@@ -35,6 +35,7 @@ void test_commands(int fd)
 	expect_errno(ioctl(fd, RDMA_MCM_IOC_VERSION, &v), 0, "VERSION");
 	report(v.abi_version == RDMA_MCM_ABI_VERSION, "ABI version is %u (got %u)",
 	       RDMA_MCM_ABI_VERSION, v.abi_version);
+	test_features(fd);
 	expect_errno(ioctl(fd, _IOWR(RDMA_MCM_IOCTL_MAGIC, 0x7f, int), big),
 		     ENOTTY, "unknown command number");
 	expect_errno(ioctl(fd, _IOWR('x', 0x01, struct rdma_mcm_create_ctx), big),
@@ -448,7 +449,11 @@ int main(void)
 	test_set_events();
 	test_read_eintr();
 	test_src_port();
-	test_v6_join();
+	test_old_binary();
+	test_source_errnos();
+	test_source_filter();
+	test_source_batches();
+	test_v6_roce();
 	test_device_removed();
 	test_ctx_flags();
 	test_query_ctx();

@@ -6,17 +6,20 @@
  * Each worker thread keeps a few open files of the device and the contexts
  * and membership handles it got from them, and issues ioctl(), read() and
  * poll() calls: every command, SET_EVENTS included, from a valid argument
- * with up to three mutations (mcm_fuzz_gen.c). A racer thread per worker
- * closes the worker's files, or dup2()s a fresh file of the device or
- * /dev/null over them, while calls are in flight, and interrupts blocking
- * reads. Now and then a worker calls into another worker's file.
+ * with up to three mutations (mcm_fuzz_gen.c, mcm_fuzz_mutate.c). A racer
+ * thread per worker closes the worker's files, or dup2()s a fresh file of
+ * the device or /dev/null over them, while calls are in flight, and
+ * interrupts blocking reads. Now and then a worker calls into another
+ * worker's file.
  *
  * Every call is held to the ABI's rules (mcm_fuzz_check.c): the bytes a
  * command may write back (nothing when it fails, only its outputs within
  * the caller's size when it works, only the outputs of a batch's entries
  * below done), the errnos whose cause is known (shorter than the first
  * version, a non-zero tail, an unknown command, SET_EVENTS's reserved
- * field and event size), and every read() of a worker's own file to what
+ * field and event size; a join's, JOIN's or a BATCH_JOIN entry's, from
+ * its flags, group and source array, in the order the kernel checks
+ * them), and every read() of a worker's own file to what
  * the file asked to read (mcm_fuzz_model.c): whole records of the
  * negotiated size, of the types asked for only (JOINED and ERROR for a
  * file that never asked). A broken rule is a violation: printed as it is
@@ -29,8 +32,12 @@
  *   raced COMMAND ENAME COUNT   EBADF, and ENOTTY of a file the racer
  *                               closed or replaced (the VFS's, not the
  *                               module's)
- *   checked arguments N arrays N reads N records N
+ *   checked arguments N arrays N reads N records N sources N
  *                               how many calls the rules compared
+ *   sources built N predicted N joined N refused N
+ *                               joins (and batch entries) built with a
+ *                               source array, held to the model, that
+ *                               worked, that failed as the model said
  *   calls N ok N failed N seconds S seed SEED violations N
  * COMMAND is VERSION ... SET_EVENTS, READ, POLL, UNKNOWN (a number the
  * module does not know), or BATCH_JOIN_ENTRY / BATCH_LEAVE_ENTRY (the
@@ -39,7 +46,10 @@
  * is 1 when a rule was broken or the fuzzer itself failed (no device, no
  * memory).
  *
- * Needs the bench: 192.0.2.1 (rxe0) and 192.0.2.2 (rxe1), by default.
+ * Needs the bench: 192.0.2.1 (rxe0) and 192.0.2.2 (rxe1), by default;
+ * --src adds others (IPv6 too: contexts of IPv6 sources join IPv6 groups).
+ * The model of a join with more sources than the namespace takes reads
+ * net.ipv4.igmp_max_msf and net.ipv6.mld_max_msf at the start.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -92,7 +102,6 @@ const struct layout layouts[NR_IOCTLS] = {
 	[C_VERSION] = {
 		.size = sizeof(struct rdma_mcm_version),
 		.ver0 = RDMA_MCM_VERSION_SIZE_VER0,
-		.reserved = OFF(rdma_mcm_version, reserved),
 		.out_off = 0,
 		.out_len = sizeof(struct rdma_mcm_version),
 	},
@@ -121,6 +130,7 @@ const struct layout layouts[NR_IOCTLS] = {
 		.flags = OFF(rdma_mcm_join, join_flags),
 		.addr_len = OFF(rdma_mcm_join, addr_len),
 		.addr = OFF(rdma_mcm_join, addr),
+		.sources = OFF(rdma_mcm_join, sources),
 		.out_off = AT(rdma_mcm_join, handle),
 		.out_len = sizeof(uint32_t),
 	},
@@ -210,6 +220,7 @@ const struct layout join_entry_layout = {
 	.flags = OFF(rdma_mcm_join_entry, join_flags),
 	.addr_len = OFF(rdma_mcm_join_entry, addr_len),
 	.addr = OFF(rdma_mcm_join_entry, addr),
+	.sources = OFF(rdma_mcm_join_entry, sources),
 	.reserved = OFF(rdma_mcm_join_entry, result),
 	/* handle and result */
 	.out_off = AT(rdma_mcm_join_entry, handle),
@@ -228,6 +239,9 @@ const struct layout leave_entry_layout = {
 	.out_off = AT(rdma_mcm_leave_entry, result),
 	.out_len = 2 * sizeof(uint32_t),
 };
+
+/* The namespace's source limits (-1: not known, not modelled) */
+long igmp_max_msf = -1, mld_max_msf = -1;
 
 /* Settings */
 static uint64_t seed;
@@ -309,6 +323,7 @@ static void track(struct worker *w, struct slot *s, struct call *c, int cmd,
 	const struct layout *l = &layouts[c->op];
 	uint32_t id, handle, done, i, evicted, flags;
 	struct rdma_mcm_destroy_ctx d = { 0 };
+	uint16_t family;
 	const uint8_t *e;
 	int32_t result;
 
@@ -318,7 +333,12 @@ static void track(struct worker *w, struct slot *s, struct call *c, int cmd,
 	case C_CREATE_CTX:
 		if (err || !arg_get32(c, l->ctx_id, &id))
 			return;
-		add_ctx(w, s, id, c->ctx.family, &evicted);
+		/* the family the kernel took, mutated or not */
+		family = c->ctx.family;
+		if (c->saved_len >= AT(rdma_mcm_create_ctx, src) + 2)
+			memcpy(&family, c->saved + AT(rdma_mcm_create_ctx, src),
+			       sizeof(family));
+		add_ctx(w, s, id, family, &evicted);
 		if (!evicted)
 			return;
 		/* keep the file's contexts bounded: destroy the one dropped */
@@ -488,9 +508,10 @@ static int lock_own_file(struct slot *s, unsigned long g1)
  * the same struct), now and then on a peer's file, with the peer's
  * contexts (@t, a view) and nothing tracked: then read() and poll() race
  * the owner's commands on one file. What a file reads is its owner's
- * business: a peer never makes SET_EVENTS.
+ * business: a peer never makes SET_EVENTS. Returns 0 when no call was
+ * made (a SET_EVENTS whose file the racer had changed).
  */
-static void one_call(struct worker *w)
+static int one_call(struct worker *w)
 {
 	struct rng *r = &w->rng;
 	struct call c = { 0 };
@@ -533,10 +554,10 @@ static void one_call(struct worker *w)
 	if (c.op == C_SET_EVENTS && peer)
 		c.op = C_VERSION;
 	if (c.op == C_READ && do_read(w, s, fd, st, g1, peer))
-		return;
+		return 1;
 	if (c.op == C_READ || c.op == C_POLL) {
 		do_poll(w, s, g1, st);
-		return;
+		return 1;
 	}
 
 	memset(w->abuf, 0, w->dirty);
@@ -545,6 +566,13 @@ static void one_call(struct worker *w)
 		build_unknown(w, &c);
 	} else {
 		build(w, t, &c);
+		/*
+		 * a peer's view of the owner's contexts may be stale, or torn
+		 * (an id of the file the racer replaced with the family of
+		 * another): the model takes no family from it
+		 */
+		if (peer)
+			c.ctx_known = 0;
 		n = rnd_below(r, 100);
 		n = n < 45 ? 0 : n < 75 ? 1 : n < 90 ? 2 : 3;
 		for (tries = 0; n && tries < 16; tries++) {
@@ -557,18 +585,21 @@ static void one_call(struct worker *w)
 	}
 	place_arg(w, &c);
 	save_call(w, &c);
+	save_sources(w);
 	if (c.op == C_SET_EVENTS) {
 		fd = lock_own_file(s, g1);
 		if (fd < 0)
-			return;
+			return 0;
 		locked = 1;
 	}
 
 	cmd = classify(c.ioc);
+	c.fd = fd;
 	err = ioctl(fd, c.ioc, c.argp) ? errno : 0;
 	raced = (g1 & 1) || g1 != load_ul(&s->gen) || st != S_DEV;
 	record(w, cmd, err, raced);
 	check_call(w, &c, cmd, err, raced);
+	check_sources_unwritten(w);
 	if (locked) {
 		if (cmd == C_SET_EVENTS && !raced)
 			model_set_events(s, &c, err);
@@ -577,6 +608,7 @@ static void one_call(struct worker *w)
 	if (!peer && !raced &&
 	    (!err || cmd == C_BATCH_JOIN || cmd == C_BATCH_LEAVE))
 		track(w, s, &c, cmd, err);
+	return 1;
 }
 
 /* ------------------------------------------------------------ threads */
@@ -619,7 +651,9 @@ static void *worker_main(void *arg)
 			}
 			show_progress(n);
 		}
-		one_call(w);
+		/* a call not made is not counted: another one is */
+		if (!one_call(w))
+			__atomic_fetch_sub(&issued, 1, __ATOMIC_SEQ_CST);
 	}
 	store_int(&w->done, 1);
 	return NULL;
@@ -682,6 +716,11 @@ static void worker_init(struct worker *w, int index)
 	w->ge_end = w->ge + ARR_ROOM;
 	w->ro = map_guarded(ARG_ROOM + ARR_ROOM);
 	w->ro_open = 1;
+	w->gs = map_guarded(SRC_ROOM);
+	w->gs_end = w->gs + SRC_ROOM;
+	w->save_src = malloc(SRC_ROOM);
+	if (!w->save_src)
+		die("malloc");
 	w->save_arg = malloc(ARG_ROOM + 64);
 	w->save_arr = malloc(ARR_ROOM);
 	if (!w->save_arg || !w->save_arr)
@@ -782,6 +821,19 @@ static void parse_args(int argc, char **argv)
 		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }
 
+static long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
 static const char *errname(int e, char *buf, size_t len)
 {
 	const char *name = e == MAX_ERRNO - 1 ? NULL : strerrorname_np(e);
@@ -812,6 +864,10 @@ static unsigned long report(double seconds)
 		t->arrays_checked += s->arrays_checked;
 		t->reads_checked += s->reads_checked;
 		t->records += s->records;
+		t->src_built += s->src_built;
+		t->src_predicted += s->src_predicted;
+		t->src_ok += s->src_ok;
+		t->src_refused += s->src_refused;
 		for (c = 0; c < NR_CMDS; c++) {
 			t->ok[c] += s->ok[c];
 			for (e = 0; e < MAX_ERRNO; e++) {
@@ -837,9 +893,11 @@ static unsigned long report(double seconds)
 				printf("raced %s %s %lu\n", cmd_name[c],
 				       errname(e, buf, sizeof(buf)),
 				       t->raced[c][e]);
-	printf("checked arguments %lu arrays %lu reads %lu records %lu\n",
+	printf("checked arguments %lu arrays %lu reads %lu records %lu sources %lu\n",
 	       t->args_checked, t->arrays_checked, t->reads_checked,
-	       t->records);
+	       t->records, t->src_predicted);
+	printf("sources built %lu predicted %lu joined %lu refused %lu\n",
+	       t->src_built, t->src_predicted, t->src_ok, t->src_refused);
 	printf("calls %lu ok %lu failed %lu seconds %.1f seed %llu violations %lu\n",
 	       t->calls, ok, t->calls - ok, seconds,
 	       (unsigned long long)seed, t->violations);
@@ -854,8 +912,12 @@ int main(int argc, char **argv)
 	int i, j;
 
 	parse_args(argc, argv);
-	printf("mcm_fuzz: seed %llu calls %lu seconds %u threads %d\n",
+	igmp_max_msf = read_sysctl("/proc/sys/net/ipv4/igmp_max_msf");
+	mld_max_msf = read_sysctl("/proc/sys/net/ipv6/mld_max_msf");
+	printf("mcm_fuzz: seed %llu calls %lu seconds %u threads %d",
 	       (unsigned long long)seed, max_calls, max_seconds, nr_threads);
+	printf(" igmp_max_msf %ld mld_max_msf %ld\n", igmp_max_msf,
+	       mld_max_msf);
 	fflush(stdout);
 
 	/* no SA_RESTART: a blocking read() the racer kicks returns EINTR */

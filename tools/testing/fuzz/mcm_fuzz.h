@@ -2,13 +2,20 @@
 /*
  * mcm_fuzz: what the fuzzer's parts share.
  *
- *   mcm_fuzz.c        settings, the threads, one call, the histogram
- *   mcm_fuzz_gen.c    building and mutating an argument, placing it
- *   mcm_fuzz_model.c  the files: their contexts, handles and what they
- *                     asked to read (event types and size)
- *   mcm_fuzz_check.c  what every call must leave behind: the bytes it may
- *                     write, the errnos of known causes, the events read;
- *                     violations
+ *   mcm_fuzz.c               settings, the threads, one call, the histogram
+ *   mcm_fuzz_gen.c           random numbers; building and placing an argument
+ *   mcm_fuzz_src_gen.c       the source arrays of joins
+ *   mcm_fuzz_mutate.c        mutating an argument
+ *   mcm_fuzz_model.c         the files: their contexts, handles and what
+ *                            they asked to read (event types and size)
+ *   mcm_fuzz_check.c         what every call must leave behind: the bytes
+ *                            it may write, the errnos of known causes, the
+ *                            events read; violations
+ *   mcm_fuzz_check_arrays.c  what a batch or a list leaves in its array
+ *   mcm_fuzz_src_model.c     the answer a join must get (the model of its
+ *                            flags, group and sources), JOINs and
+ *                            BATCH_JOIN entries held to it; the sources
+ *                            never written
  *
  * scripts/vm-run compiles the parts together (its TEST_PROGRAMS).
  */
@@ -36,6 +43,9 @@
 #define MAX_IOC_SIZE	16383	/* _IOC_SIZEMASK */
 #define ARG_ROOM	(20 * 1024)	/* >= MAX_IOC_SIZE + 1, page multiple */
 #define ARR_ROOM	(128 * 1024)	/* arrays and read() buffers */
+/* source arrays of joins: the most a join's may take, and some */
+#define SRC_ROOM	(RDMA_MCM_MAX_SOURCES * RDMA_MCM_MAX_ENTRY_SIZE + \
+			 64 * 1024)
 #define CANARY		32	/* bytes after an argument nothing may write */
 #define CANARY_BYTE	0xa5
 #define DONE_POISON	0xdddddddd	/* batch done and list next, as passed */
@@ -48,6 +58,9 @@
 			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING) | \
 			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINED) | \
 			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
+
+/* What VERSION reports: the features this header knows, all of them */
+#define FEATURES_KNOWN	(RDMA_MCM_FEATURE_SOURCES | RDMA_MCM_FEATURE_IPV6_ROCE)
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -74,6 +87,7 @@ struct layout {
 	unsigned short size, ver0;
 	unsigned short ctx_id, handle, flags, addr_len, addr, reserved;
 	unsigned short entries, count, entry_size, start, done;
+	unsigned short sources;	/* a join's: sources, nr_sources, source_size */
 	unsigned short out_off, out_len;
 };
 
@@ -160,6 +174,10 @@ struct slot {
 
 struct stats {
 	unsigned long calls;
+	unsigned long src_built;	/* joins and entries built with sources */
+	unsigned long src_predicted;	/* results held to the sources model */
+	unsigned long src_ok;		/* source-specific joins that worked */
+	unsigned long src_refused;	/* ... refused as the model said */
 	unsigned long ok[NR_CMDS];
 	unsigned long err[NR_CMDS][MAX_ERRNO];
 	unsigned long raced[NR_CMDS][MAX_ERRNO];
@@ -172,6 +190,7 @@ struct stats {
 
 /* One call being built. */
 struct call {
+	int fd;			/* the descriptor the call is made on */
 	int op;			/* the command built */
 	unsigned int ioc;	/* the command number passed */
 	size_t usize;		/* its _IOC_SIZE */
@@ -186,6 +205,7 @@ struct call {
 	struct ctx ctx;
 	int group;
 	int egroup[MAX_BATCH];
+	int ctx_known;		/* c->ctx is a context of the slot's model */
 	/* what was passed, saved for the checks (mcm_fuzz_check.c) */
 	const uint8_t *saved;	/* the argument's bytes, then the canary's */
 	size_t saved_len;	/* bytes of the argument saved */
@@ -208,6 +228,10 @@ struct worker {
 	uint8_t *ga, *ga_end;	/* argument room, a guard page at the end */
 	uint8_t *ge, *ge_end;	/* array room, a guard page at the end */
 	uint8_t *ro;		/* read-only: arguments, then arrays */
+	uint8_t *gs, *gs_end;	/* source arrays, a guard page at the end */
+	uint8_t *gs_lo, *gs_hi;	/* the part of it this call filled */
+	uint8_t *gs_cur;	/* where the next array goes */
+	uint8_t *save_src;	/* what the call's source arrays held */
 	int ro_open;
 	uint8_t *save_arg;	/* the argument as passed */
 	uint8_t *save_arr;	/* the array as passed */
@@ -217,6 +241,7 @@ struct worker {
 };
 
 /* mcm_fuzz.c */
+extern long igmp_max_msf, mld_max_msf;
 extern const char * const cmd_name[NR_CMDS];
 extern const unsigned int cmd_num[NR_IOCTLS];
 extern const struct layout layouts[NR_IOCTLS];
@@ -241,10 +266,20 @@ int classify(unsigned int ioc);
 uint64_t bad_ptr(struct rng *r);
 void build(struct worker *w, struct slot *s, struct call *c);
 void build_unknown(struct worker *w, struct call *c);
-int mutate(struct worker *w, struct slot *s, struct call *c);
 void place_array(struct worker *w, struct call *c);
 void place_arg(struct worker *w, struct call *c);
 void ro_sealed(struct worker *w);
+uint32_t interesting32(struct rng *r);
+uint32_t put_group(uint8_t *addr, int family, unsigned int i);
+void set_usize(struct worker *w, struct call *c, size_t usize);
+unsigned int other_type(struct rng *r);
+
+/* mcm_fuzz_src_gen.c */
+void build_sources(struct worker *w, struct call *c, uint8_t *fields,
+		   int family, uint32_t *join_flags, int whole);
+
+/* mcm_fuzz_mutate.c */
+int mutate(struct worker *w, struct slot *s, struct call *c);
 
 /* mcm_fuzz_model.c */
 int open_dev(int nonblock);
@@ -273,11 +308,26 @@ void model_read(struct worker *w, struct slot *s, const uint8_t *buf,
 int status_documented(int32_t status);
 void violated(struct worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int violation_shown(void);
 void save_call(struct worker *w, struct call *c);
 int saved32(const struct call *c, unsigned int off, uint32_t *v);
 int saved64(const struct call *c, unsigned int off, uint64_t *v);
 void check_call(struct worker *w, struct call *c, int cmd, int err,
 		int raced);
+int arg_writable(const struct call *c);
+void check_member(struct worker *w, const char *what,
+		  const struct rdma_mcm_member *m);
+
+/* mcm_fuzz_check_arrays.c */
+void check_array(struct worker *w, const struct call *c, int cmd,
+		 int err, int ran, int raced);
+
+/* mcm_fuzz_src_model.c */
+void check_join(struct worker *w, const struct call *c, int err);
+void judge_entry(struct worker *w, const struct call *c,
+		 const uint8_t *in, uint32_t esize, int32_t result);
+void save_sources(struct worker *w);
+void check_sources_unwritten(struct worker *w);
 
 /* ------------------------------------------------------------ fields */
 

@@ -18,13 +18,8 @@
  *    entries; the outputs are sane (ids and handles not 0, VERSION 1,
  *    QUERY and LIST members consistent, LIST's next 0 after a short page,
  *    SET_EVENTS the known types asked for and the smaller size);
- *  - batch entries: only the outputs (join: handle and result; leave:
- *    result and events_reported) of entries below done changed, all other
- *    bytes of the array are as passed; each result is 0 or a negative
- *    errno, counted in the histogram (BATCH_JOIN_ENTRY, ...);
- *  - LIST entries: those below count hold a member and zeros after the
- *    kernel's size; nothing past them changed, nor anything when the list
- *    was refused.
+ *  - batch and list arrays: only the outputs of the entries written
+ *    changed (mcm_fuzz_check_arrays.c).
  * When the file was the device's own the whole call long, errnos of a
  * known cause are checked too: an argument shorter than its first version
  * is EINVAL, a longer one with a non-zero tail E2BIG, an unknown command
@@ -34,7 +29,12 @@
  * (EADDRINUSE, EACCES, EINVAL), and no command fails with EIO: that is an
  * rdma_cm error the module did not expect, i.e. an argument it should
  * have refused itself. The status of an ERROR event or of a member in
- * state error is one of those uapi.rst lists.
+ * state error is one of those uapi.rst lists. A JOIN read whole from the
+ * fuzzer's memory, and every BATCH_JOIN entry below done, gets the answer
+ * the model of its flags, group and source array says, and the source
+ * arrays are never written (mcm_fuzz_src_model.c). QUERY and LIST members
+ * report nr_sources and flags that can be: at most 64 sources, of full
+ * members only, JOINED_BY_MCM the only flag, never for an IPv4 group.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -63,6 +63,12 @@ void violated(struct worker *w, const char *fmt, ...)
 	va_end(ap);
 	printf("violation: %s (worker %d)\n", msg, w->index);
 	fflush(stdout);
+}
+
+/* Was the violation found last printed (the first MAX_SHOWN are)? */
+int violation_shown(void)
+{
+	return __atomic_load_n(&shown, __ATOMIC_SEQ_CST) <= MAX_SHOWN;
 }
 
 /*
@@ -183,7 +189,7 @@ static int handler_ran(const struct call *c, int cmd, int err)
 }
 
 /* The argument can be written back (the kernel's copy reaches it all). */
-static int arg_writable(const struct call *c)
+int arg_writable(const struct call *c)
 {
 	return c->arg_where != W_BAD && c->arg_where != W_RO && !c->arg_cut;
 }
@@ -272,6 +278,8 @@ static void check_errno(struct worker *w, const struct call *c, int cmd,
 			 cmd_name[cmd], c->usize, l->ver0, l->size,
 			 err ? strerrorname_np(err) : "0 (it worked)",
 			 want ? strerrorname_np(want) : "0");
+	if (want < 0 && cmd == C_JOIN)
+		check_join(w, c, err);
 	/* sin_port and sin6_port, in network order */
 	port = c->saved_len > AT(rdma_mcm_create_ctx, src) + 3 ?
 	       c->saved[AT(rdma_mcm_create_ctx, src) + 2] << 8 |
@@ -283,9 +291,10 @@ static void check_errno(struct worker *w, const struct call *c, int cmd,
 			 strerrorname_np(err));
 }
 
-static void check_member(struct worker *w, const char *what,
-			 const struct rdma_mcm_member *m)
+void check_member(struct worker *w, const char *what,
+		  const struct rdma_mcm_member *m)
 {
+	uint16_t family;
 	int bad_status;
 
 	/* a mutated CREATE_CTX flag may make a healing context: WAITING */
@@ -306,6 +315,15 @@ static void check_member(struct worker *w, const char *what,
 		violated(w, "%s: handle %u state %u status %d flags %u addr_len %u rsvd %u",
 			 what, m->handle, m->state, m->status, m->join_flags,
 			 m->addr_len, m->reserved);
+	/* the third version's: sources, and who joined (never an IPv4 group) */
+	memcpy(&family, m->addr, sizeof(family));
+	if (m->nr_sources > RDMA_MCM_MAX_SOURCES ||
+	    (m->nr_sources && m->join_flags != RDMA_MCM_JOIN_FULLMEMBER) ||
+	    (m->flags & ~RDMA_MCM_MEMBER_JOINED_BY_MCM) ||
+	    (family == AF_INET && m->flags))
+		violated(w, "%s: handle %u of family %u, join flags %u: nr_sources %u flags 0x%x",
+			 what, m->handle, family, m->join_flags,
+			 m->nr_sources, m->flags);
 }
 
 /* QUERY_CTX answered: the context asked for, where it is */
@@ -337,10 +355,11 @@ static void check_outputs(struct worker *w, const struct call *c, int cmd)
 	case C_VERSION:
 		if (get32(a, OFF(rdma_mcm_version, abi_version)) !=
 		    RDMA_MCM_ABI_VERSION ||
-		    get32(a, OFF(rdma_mcm_version, reserved)))
-			violated(w, "VERSION: abi_version %u reserved %u",
+		    get32(a, OFF(rdma_mcm_version, features)) !=
+		    FEATURES_KNOWN)
+			violated(w, "VERSION: abi_version %u features 0x%x",
 				 get32(a, OFF(rdma_mcm_version, abi_version)),
-				 get32(a, OFF(rdma_mcm_version, reserved)));
+				 get32(a, OFF(rdma_mcm_version, features)));
 		break;
 	case C_CREATE_CTX:
 		if (!get32(a, OFF(rdma_mcm_create_ctx, ctx_id)))
@@ -354,7 +373,9 @@ static void check_outputs(struct worker *w, const struct call *c, int cmd)
 		check_query_ctx(w, c);
 		break;
 	case C_QUERY:
-		memcpy(&q, a, sizeof(q));
+		/* what the kernel wrote: the caller's size of it at most */
+		memset(&q, 0, sizeof(q));
+		memcpy(&q, a, c->usize < sizeof(q) ? c->usize : sizeof(q));
 		check_member(w, "QUERY", &q.member);
 		saved32(c, AT(rdma_mcm_query, handle), &in);
 		if (q.member.handle != in)
@@ -417,137 +438,6 @@ static void check_arg_bytes(struct worker *w, const struct call *c, int cmd,
 	}
 }
 
-/* The result of a batch entry @e, below done: into the histogram. */
-static void count_entry(struct worker *w, int cmd, const uint8_t *e)
-{
-	int32_t result;
-	uint32_t handle;
-	int hc = cmd == C_BATCH_JOIN ? C_JOIN_ENTRY : C_LEAVE_ENTRY;
-
-	if (cmd == C_BATCH_JOIN) {
-		memcpy(&result, e + AT(rdma_mcm_join_entry, result), 4);
-		memcpy(&handle, e + AT(rdma_mcm_join_entry, handle), 4);
-		if (!result && !handle)
-			violated(w, "BATCH_JOIN entry worked with handle 0");
-	} else {
-		memcpy(&result, e + AT(rdma_mcm_leave_entry, result), 4);
-	}
-	if (result > 0 || result < -4095) {
-		violated(w, "%s entry result %d", cmd_name[cmd], result);
-		return;
-	}
-	if (!result)
-		w->st->ok[hc]++;
-	else
-		w->st->err[hc][-result < MAX_ERRNO ? -result : MAX_ERRNO - 1]++;
-}
-
-/*
- * The array of a batch: entries below @lim may have their outputs
- * written, nothing else may change; entries below @done are counted.
- */
-static void check_batch_array(struct worker *w, const struct call *c,
-			      int cmd, uint32_t esize, uint64_t lim,
-			      uint64_t done)
-{
-	const struct layout *l = cmd == C_BATCH_JOIN ? &join_entry_layout :
-							 &leave_entry_layout;
-	size_t i, n = c->arr_saved;
-	uint64_t k;
-
-	w->st->arrays_checked++;
-	for (k = 0; k < done && (k + 1) * esize <= n; k++)
-		count_entry(w, cmd, c->arr_at + k * esize);
-	if (!memcmp(c->saved_arr, c->arr_at, n))
-		return;
-	for (i = 0; i < n; i++) {
-		if (c->saved_arr[i] == c->arr_at[i])
-			continue;
-		k = i / esize;
-		if (k < lim && i % esize >= l->out_off &&
-		    i % esize < (size_t)l->out_off + l->out_len)
-			continue;
-		violated(w, "%s (entry_size %u, %llu written) changed byte %zu of entry %llu",
-			 cmd_name[cmd], esize, (unsigned long long)lim,
-			 i % esize, (unsigned long long)k);
-		return;
-	}
-}
-
-/*
- * The array of a list: entries below @written hold members, with zeros
- * after the kernel's size; nothing after them changed.
- */
-static void check_list_array(struct worker *w, const struct call *c,
-			     uint32_t esize, uint64_t written)
-{
-	size_t i, n = c->arr_saved, from = written * esize;
-	struct rdma_mcm_member m;
-	uint64_t k;
-
-	w->st->arrays_checked++;
-	for (k = 0; k < written && (k + 1) * esize <= n; k++) {
-		/* an entry may be shorter than this header's member */
-		memset(&m, 0, sizeof(m));
-		memcpy(&m, c->arr_at + k * esize,
-		       esize < sizeof(m) ? esize : sizeof(m));
-		check_member(w, "LIST", &m);
-		for (i = sizeof(m); i < esize; i++)
-			if (c->arr_at[k * esize + i]) {
-				violated(w, "LIST entry %llu (%u bytes): byte %zu is 0x%02x",
-					 (unsigned long long)k, esize, i,
-					 c->arr_at[k * esize + i]);
-				break;
-			}
-	}
-	if (from < n && memcmp(c->saved_arr + from, c->arr_at + from,
-			       n - from)) {
-		for (i = from; c->saved_arr[i] == c->arr_at[i]; i++)
-			;
-		violated(w, "LIST of %llu entries of %u bytes wrote byte %zu",
-			 (unsigned long long)written, esize, i);
-	}
-}
-
-/* Batch and list arrays. */
-static void check_array(struct worker *w, const struct call *c, int cmd,
-			int err, int ran)
-{
-	const struct layout *l = &layouts[cmd];
-	uint32_t esize = 0, count = 0, done;
-	uint64_t lim;
-
-	if (!c->arr_saved)
-		return;
-	saved32(c, l->entry_size - 1, &esize);
-	saved32(c, l->count - 1, &count);
-	if (!ran || err == ENOENT || err == EINVAL || err == E2BIG) {
-		/* refused before its first entry: nothing written */
-		w->st->arrays_checked++;
-		if (memcmp(c->saved_arr, c->arr_at, c->arr_saved))
-			violated(w, "%s failed with %s, yet its array changed",
-				 cmd_name[cmd],
-				 err ? strerrorname_np(err) : "0");
-		return;
-	}
-	if (cmd == C_LIST) {
-		if (!err)
-			check_list_array(w, c, esize,
-					 get32(c->argp, OFF(rdma_mcm_list,
-							    count)));
-		return;
-	}
-	/* the batch ran: done tells how far, when it was written back */
-	if (arg_writable(c)) {
-		done = get32(c->argp, OFF(rdma_mcm_batch, done));
-		lim = (uint64_t)done + (err == EFAULT);
-	} else {
-		done = 0;
-		lim = count;
-	}
-	check_batch_array(w, c, cmd, esize, lim, done);
-}
-
 /*
  * After the ioctl @c, classified as @cmd, returned @err; @raced: the
  * file may not have been the device's the whole call long.
@@ -593,5 +483,5 @@ void check_call(struct worker *w, struct call *c, int cmd, int err,
 	if (c->saved_len || c->canary)
 		check_arg_bytes(w, c, cmd, err, lo, hi);
 	if (cmd == c->op && (cmd == C_LIST || is_batch(cmd)))
-		check_array(w, c, cmd, err, ran);
+		check_array(w, c, cmd, err, ran, raced);
 }

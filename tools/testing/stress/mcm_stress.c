@@ -27,13 +27,18 @@
  *                                under BATCH_JOIN_ENTRY / BATCH_LEAVE_ENTRY)
  *   event <TYPE> <STATUS> <N>    events read
  *   records <N>                  event records checked
+ *   healing contexts <N>         contexts created with RDMA_MCM_CTX_HEAL
+ *   sources joined <N>           source-specific joins that worked
+ *   ipv6 joined <N>              joins of IPv6 groups that worked
  *   stress: ops N violations N seconds S processes P threads T seed N
  *
  * Usage: mcm_stress [--seconds S] [--procs P] [--threads T] [--groups G]
  *                   [--seed N] [--src ADDR]... [--lost-src ADDR]
  *                   [--max-memberships M] [--close-percent C] [--uid UID]
  *        mcm_stress --budget [--src ADDR] [--uid UID]
- * --lost-src: the source (one of --src) whose device the run removes;
+ * --src: IPv4 or IPv6 (a context of an IPv6 source joins IPv6 groups, on
+ * RoCE v2 rdma_mcm's own); --lost-src: the source (one of --src, IPv4 or
+ * IPv6) whose device the run removes;
  * without it, no context may lose its device. --close-percent: how many
  * operations of a private file close and reopen it (default 1). --uid
  * drops to that uid (and gid) before opening anything. --budget: with no
@@ -70,7 +75,7 @@ const char *const cmd_name[C_NR] = {
 	"BATCH_LEAVE_ENTRY", "READ", "CLOSE", "SET_EVENTS",
 };
 
-struct sockaddr_in src[MAX_SRC];
+union srcaddr src[MAX_SRC];
 int nsrc;
 int lost_src = -1;
 static unsigned int seconds = 20, procs = 2, threads = 3;
@@ -305,6 +310,8 @@ static void stats_add(struct stats *to, const struct stats *from)
 	to->ev_rejoined += from->ev_rejoined;
 	to->ev_added += from->ev_added;
 	to->heal_ctx += from->heal_ctx;
+	to->ssm_ok += from->ssm_ok;
+	to->v6_ok += from->v6_ok;
 	to->records += from->records;
 	to->violations += from->violations;
 }
@@ -328,7 +335,8 @@ static int process_main(unsigned int p, struct stats *out)
 		t[i].all_events = i == 0;
 		t[i].arr = malloc(ARR_BYTES);
 		t[i].copy = malloc(ARR_BYTES);
-		if (!t[i].arr || !t[i].copy) {
+		t[i].srcs = calloc(MAX_BATCH * MAX_JSRC, JSRC_SIZE);
+		if (!t[i].arr || !t[i].copy || !t[i].srcs) {
 			perror("malloc");
 			return 1;
 		}
@@ -382,6 +390,8 @@ static void print_stats(const struct stats *s, double secs)
 	printf("event REJOINED 0 %lu\n", s->ev_rejoined);
 	printf("event DEVICE_ADDED 0 %lu\n", s->ev_added);
 	printf("healing contexts %lu\n", s->heal_ctx);
+	printf("sources joined %lu\n", s->ssm_ok);
+	printf("ipv6 joined %lu\n", s->v6_ok);
 	printf("records %lu\n", s->records);
 	printf("stress: ops %lu violations %lu seconds %.1f processes %u threads %u seed %llu\n",
 	       ops, s->violations, secs, procs, threads,
@@ -429,8 +439,8 @@ static int check_budget(void)
 		return 1;
 	for (i = 0; i < nfiles && !ret; i++) {
 		memset(&cc, 0, sizeof(cc));
-		memcpy(cc.src, &src[0], sizeof(src[0]));
-		cc.src_len = sizeof(src[0]);
+		memcpy(cc.src, &src[0].in, sizeof(src[0].in));
+		cc.src_len = sizeof(src[0].in);
 		fd[i] = open(DEV, O_RDWR | O_CLOEXEC);
 		if (fd[i] < 0 || xioctl(fd[i], RDMA_MCM_IOC_CREATE_CTX, &cc)) {
 			perror("mcm_stress --budget: a file and its context");
@@ -469,28 +479,44 @@ static void die_usage(void)
 	exit(2);
 }
 
+/* A source address, IPv4 or IPv6 */
 static void add_src(const char *addr)
 {
 	if (nsrc == MAX_SRC)
 		die_usage();
-	src[nsrc].sin_family = AF_INET;
-	if (inet_pton(AF_INET, addr, &src[nsrc++].sin_addr) != 1)
+	memset(&src[nsrc], 0, sizeof(src[nsrc]));
+	if (inet_pton(AF_INET, addr, &src[nsrc].in.sin_addr) == 1)
+		src[nsrc].in.sin_family = AF_INET;
+	else if (inet_pton(AF_INET6, addr, &src[nsrc].in6.sin6_addr) == 1)
+		src[nsrc].in6.sin6_family = AF_INET6;
+	else
 		die_usage();
+	nsrc++;
+}
+
+static const char *src_text(int i)
+{
+	static char buf[INET6_ADDRSTRLEN];
+
+	if (src[i].sa.sa_family == AF_INET6)
+		return inet_ntop(AF_INET6, &src[i].in6.sin6_addr, buf,
+				 sizeof(buf));
+	return inet_ntop(AF_INET, &src[i].in.sin_addr, buf, sizeof(buf));
 }
 
 /* --lost-src: the index of the source it names (added if not yet). */
 static void set_lost_src(const char *addr)
 {
-	struct in_addr a;
-	int i;
+	union srcaddr a;
+	int i, n = nsrc;
 
-	if (inet_pton(AF_INET, addr, &a) != 1)
-		die_usage();
-	for (i = 0; i < nsrc; i++)
-		if (src[i].sin_addr.s_addr == a.s_addr)
+	add_src(addr);
+	a = src[--nsrc];
+	for (i = 0; i < n; i++)
+		if (!memcmp(&src[i], &a, sizeof(a)))
 			break;
-	if (i == nsrc)
-		add_src(addr);
+	if (i == n)
+		src[nsrc++] = a;
 	lost_src = i;
 }
 
@@ -578,7 +604,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, max_memberships,
 	       max_user_memberships, user_mem_limited ? " (reached)" : "");
 	printf("lost source %s, uid %d\n",
-	       lost_src < 0 ? "none" : inet_ntoa(src[lost_src].sin_addr),
+	       lost_src < 0 ? "none" : src_text(lost_src),
 	       (int)getuid());
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -5,6 +5,8 @@
  *   mcm_stress.c         settings, processes and threads, the histogram,
  *                        the budget check
  *   mcm_stress_ops.c     the commands and what each must do
+ *   mcm_stress_model.c   the files: the contexts and memberships each
+ *                        holds, as this program knows them; picking one
  *   mcm_stress_events.c  what each file asked to read, reading it, and
  *                        the events' invariants (DEVICE_REMOVED above all)
  *
@@ -21,7 +23,9 @@
 #include <rdma/rdma_mcm_abi.h>
 
 #define DEV		"/dev/" RDMA_MCM_DEVICE_NAME
-#define MAX_SRC		4
+#define MAX_SRC		6
+#define MAX_JSRC	3	/* sources of a source-specific join */
+#define JSRC_SIZE	200	/* room for each (entries of 136 or 200) */
 #define MAX_CTX		4
 #define MAX_LIVE	1024
 #define MAX_BATCH	32
@@ -53,6 +57,8 @@ struct stats {
 	unsigned long ev_removed;
 	unsigned long ev_rejoining, ev_rejoined, ev_added;
 	unsigned long heal_ctx;		/* healing contexts created */
+	unsigned long ssm_ok;		/* source-specific joins that worked */
+	unsigned long v6_ok;		/* joins of IPv6 groups that worked */
 	unsigned long records;
 	unsigned long violations;
 };
@@ -74,6 +80,8 @@ struct live {
 	uint32_t ctx;
 	uint32_t handle;
 	uint32_t group;
+	uint16_t family;	/* the group's (its context's) */
+	uint8_t nr_sources;	/* a source-specific join's */
 	bool err_seen;		/* an ERROR of it was read */
 	unsigned int err_epoch;	/* the file's err_epoch when joined */
 };
@@ -118,12 +126,19 @@ struct thread {
 	bool all_events;	/* its private file asks for every type */
 	struct stats st;
 	uint8_t *arr, *copy;	/* ARR_BYTES each: batch and list arrays */
+	uint8_t *srcs;		/* MAX_BATCH joins' sources */
 	pthread_t tid;
 };
 
 /* mcm_stress.c */
 extern const char *const cmd_name[C_NR];
-extern struct sockaddr_in src[MAX_SRC];
+union srcaddr {
+	struct sockaddr sa;
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+};
+
+extern union srcaddr src[MAX_SRC];
 extern int nsrc;
 extern int lost_src;
 extern unsigned int ngroups, max_memberships, close_percent;
@@ -140,10 +155,26 @@ void lock_shared(struct file *f);
 void unlock_shared(struct file *f);
 void held_add(struct thread *t, long n);
 
-/* mcm_stress_ops.c */
+/* mcm_stress_model.c */
 int file_open(struct file *f);
 struct ctxinfo *ctx_find(struct file *f, uint32_t id);
 struct live *live_find(struct file *f, uint64_t cookie);
+struct live *live_find_handle(struct file *f, uint32_t ctx,
+			      uint32_t handle);
+struct live *live_find_group(struct file *f, uint32_t ctx,
+			     uint32_t group);
+void live_add(struct thread *t, struct file *f, uint64_t cookie,
+	      uint32_t ctx, uint32_t handle, uint32_t group,
+	      int family, uint32_t nr_sources);
+void live_drop(struct file *f, struct live *l);
+int live_in_ctx(struct file *f, uint32_t ctx);
+void ctx_forget(struct file *f, int i);
+int ctx_pick_family(struct thread *t, struct file *f, uint32_t *ctx,
+		    int *family);
+int ctx_pick(struct thread *t, struct file *f, uint32_t *ctx);
+int member_pick(struct thread *t, struct file *f, struct live *out);
+
+/* mcm_stress_ops.c */
 void op_create(struct thread *t, struct file *f);
 void op_destroy(struct thread *t, struct file *f);
 void op_join(struct thread *t, struct file *f);

@@ -22,12 +22,18 @@
  *   - a well-formed call fails only with the errnos its situation allows
  *     (never EINVAL: every argument is valid; ENOSPC only when the
  *     per-user limits are below what the run can hold). Source addresses
- *     carry random ports, which must make no difference.
+ *     carry random ports, which must make no difference;
+ *   - some full joins (JOIN, and batch entries of 168 bytes and more) are
+ *     source-specific: 1 to 3 distinct unicast sources of the group's
+ *     family (entries of 136 or 200 bytes), within igmp_max_msf. QUERY and
+ *     LIST report them (nr_sources) and who joined: rdma_cm for an IPv4
+ *     group (flags 0), rdma_mcm itself for an IPv6 one on RoCE v2
+ *     (RDMA_MCM_MEMBER_JOINED_BY_MCM, once joined); a send-only join never
+ *     has sources. Contexts of an IPv6 --src join IPv6 groups.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,89 +43,6 @@
 
 #define FILL		0x5a	/* what the arrays hold before a call */
 
-int file_open(struct file *f)
-{
-	f->fd = open(DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	f->nctx = 0;
-	f->nlive = 0;
-	f->mask = RDMA_MCM_EVENTS_DEFAULT;
-	f->evsize = RDMA_MCM_EVENT_SIZE_VER0;
-	return f->fd < 0 ? -1 : 0;
-}
-
-static void group_addr(unsigned int g, uint8_t *buf, uint32_t *len)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-
-	sin.sin_addr.s_addr = htonl(0xef030000 | g);	/* 239.3.x.y */
-	memcpy(buf, &sin, sizeof(sin));
-	*len = sizeof(sin);
-}
-
-struct live *live_find(struct file *f, uint64_t cookie)
-{
-	int i;
-
-	for (i = 0; i < f->nlive; i++)
-		if (f->live[i].cookie == cookie)
-			return &f->live[i];
-	return NULL;
-}
-
-struct ctxinfo *ctx_find(struct file *f, uint32_t id)
-{
-	int i;
-
-	for (i = 0; i < f->nctx; i++)
-		if (f->ctx[i].id == id)
-			return &f->ctx[i];
-	return NULL;
-}
-
-static void live_drop(struct file *f, struct live *l)
-{
-	*l = f->live[--f->nlive];
-}
-
-static void live_add(struct thread *t, struct file *f, uint64_t cookie,
-		     uint32_t ctx, uint32_t handle, uint32_t group)
-{
-	if (f->nlive >= MAX_LIVE) {
-		/* max_memberships <= MAX_LIVE (checked in main) */
-		violated(t, "more than %d memberships joined on one file",
-			 MAX_LIVE);
-		return;
-	}
-	f->live[f->nlive++] = (struct live){
-		.cookie = cookie, .ctx = ctx, .handle = handle,
-		.group = group, .err_epoch = f->err_epoch,
-	};
-	if (max_memberships && (unsigned int)f->nlive > max_memberships)
-		violated(t, "a file holds %d memberships, max_memberships %u",
-			 f->nlive, max_memberships);
-	held_add(t, 1);
-}
-
-static int live_in_ctx(struct file *f, uint32_t ctx)
-{
-	int i, n = 0;
-
-	for (i = 0; i < f->nlive; i++)
-		n += f->live[i].ctx == ctx;
-	return n;
-}
-
-/* Forget what a destroyed context held (the kernel purged it all). */
-static void ctx_forget(struct file *f, int i)
-{
-	int j;
-
-	for (j = f->nlive - 1; j >= 0; j--)
-		if (f->live[j].ctx == f->ctx[i].id)
-			live_drop(f, &f->live[j]);
-	f->ctx[i] = f->ctx[--f->nctx];
-}
-
 /* A port for a source address: it must make no difference. */
 static uint16_t any_port(struct thread *t)
 {
@@ -128,17 +51,105 @@ static uint16_t any_port(struct thread *t)
 	return pick(t, 2) ? ports[pick(t, 6)] : (uint16_t)rnd(t);
 }
 
+/* Group @g of the pool, of @family: 239.3.x.y, ff0e::7003:g */
+static void group_addr(int family, unsigned int g, uint8_t *buf,
+		       uint32_t *len)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+
+	if (family == AF_INET6) {
+		sin6.sin6_addr.s6_addr[0] = 0xff;
+		sin6.sin6_addr.s6_addr[1] = 0x0e;
+		sin6.sin6_addr.s6_addr[12] = 0x70;
+		sin6.sin6_addr.s6_addr[13] = 0x03;
+		sin6.sin6_addr.s6_addr[14] = g >> 8;
+		sin6.sin6_addr.s6_addr[15] = g;
+		memcpy(buf, &sin6, sizeof(sin6));
+		*len = sizeof(sin6);
+		return;
+	}
+	sin.sin_addr.s_addr = htonl(0xef030000 | g);
+	memcpy(buf, &sin, sizeof(sin));
+	*len = sizeof(sin);
+}
+
+/*
+ * The sources of a source-specific join of a group of @family: 1 to 3
+ * distinct unicast ones of veth0's subnet (192.0.2.1, .3 ... .6), or of
+ * 2001:db8:70::/64, in entries of 136 bytes or of 200 with a zero tail,
+ * at @arr. Returns how many; *@size the entry size.
+ */
+static uint32_t pick_sources(struct thread *t, int family, uint8_t *arr,
+			     uint32_t *size)
+{
+	static const uint8_t last[] = { 1, 3, 4, 5, 6 };
+	uint32_t n = 1 + pick(t, MAX_JSRC), i, first = pick(t, 5);
+	struct rdma_mcm_source *e;
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	*size = pick(t, 4) ? RDMA_MCM_SOURCE_SIZE_VER0 : JSRC_SIZE;
+	memset(arr, 0, (size_t)n * *size);
+	for (i = 0; i < n; i++) {
+		e = (void *)(arr + (size_t)i * *size);
+		if (family == AF_INET6) {
+			inet_pton(AF_INET6, "2001:db8:70::", &sin6.sin6_addr);
+			sin6.sin6_addr.s6_addr[15] = last[(first + i) % 5];
+			sin6.sin6_port = htons(any_port(t));
+			memcpy(e->addr, &sin6, sizeof(sin6));
+			e->addr_len = sizeof(sin6);
+		} else {
+			sin.sin_addr.s_addr = htonl(0xc0000200 |
+						    last[(first + i) % 5]);
+			sin.sin_port = htons(any_port(t));
+			memcpy(e->addr, &sin, sizeof(sin));
+			e->addr_len = sizeof(sin);
+		}
+	}
+	return n;
+}
+
+/*
+ * What QUERY and LIST report of a membership the file holds: its sources,
+ * and who joined it (rdma_mcm itself for an IPv6 group on RoCE v2).
+ */
+static void reported_sources(struct thread *t, const struct live *l,
+			     const struct rdma_mcm_member *m,
+			     const char *what)
+{
+	uint32_t want = l->family == AF_INET6 ?
+			RDMA_MCM_MEMBER_JOINED_BY_MCM : 0;
+
+	if (m->nr_sources != l->nr_sources)
+		violated(t, "%s of handle %u: nr_sources %u, joined with %u",
+			 what, m->handle, m->nr_sources, l->nr_sources);
+	if ((m->flags & ~RDMA_MCM_MEMBER_JOINED_BY_MCM) ||
+	    (m->flags && !want) ||
+	    (m->state == RDMA_MCM_STATE_JOINED && m->flags != want))
+		violated(t, "%s of handle %u (%s group, state %u): flags 0x%x",
+			 what, m->handle,
+			 l->family == AF_INET6 ? "an IPv6" : "an IPv4",
+			 m->state, m->flags);
+}
+
 void op_create(struct thread *t, struct file *f)
 {
-	struct rdma_mcm_create_ctx a = { .src_len = sizeof(src[0]) };
+	struct rdma_mcm_create_ctx a = { 0 };
 	unsigned int s = pick(t, nsrc);
-	struct sockaddr_in sin = src[s];
+	union srcaddr sa = src[s];
 	int ret;
 
 	if (f->nctx >= MAX_CTX)
 		return;
-	sin.sin_port = htons(any_port(t));
-	memcpy(a.src, &sin, sizeof(sin));
+	if (sa.sa.sa_family == AF_INET6) {
+		sa.in6.sin6_port = htons(any_port(t));
+		a.src_len = sizeof(sa.in6);
+	} else {
+		sa.in.sin_port = htons(any_port(t));
+		a.src_len = sizeof(sa.in);
+	}
+	memcpy(a.src, &sa, a.src_len);
 	if (!pick(t, 3))
 		a.flags = RDMA_MCM_CTX_HEAL;
 	ret = xioctl(f->fd, RDMA_MCM_IOC_CREATE_CTX, &a);
@@ -153,18 +164,6 @@ void op_create(struct thread *t, struct file *f)
 			.heal = !!a.flags,
 		};
 	unlock_shared(f);
-}
-
-static int ctx_pick(struct thread *t, struct file *f, uint32_t *ctx)
-{
-	int i;
-
-	lock_shared(f);
-	i = f->nctx ? (int)pick(t, f->nctx) : -1;
-	if (i >= 0)
-		*ctx = f->ctx[i].id;
-	unlock_shared(f);
-	return i;
 }
 
 void op_destroy(struct thread *t, struct file *f)
@@ -225,63 +224,32 @@ void op_join(struct thread *t, struct file *f)
 	struct rdma_mcm_join a = { 0 };
 	unsigned int g = pick(t, ngroups);
 	struct ctxinfo *c;
-	int ret;
+	int ret, family;
 
-	if (ctx_pick(t, f, &a.ctx_id) < 0)
+	if (ctx_pick_family(t, f, &a.ctx_id, &family) < 0)
 		return;
 	a.cookie = ++t->next_cookie;
 	a.join_flags = pick(t, 3) ? RDMA_MCM_JOIN_SENDONLY_FULLMEMBER :
 				    RDMA_MCM_JOIN_FULLMEMBER;
-	group_addr(g, a.addr, &a.addr_len);
+	group_addr(family, g, a.addr, &a.addr_len);
+	if (a.join_flags == RDMA_MCM_JOIN_FULLMEMBER && pick(t, 2)) {
+		a.nr_sources = pick_sources(t, family, t->srcs,
+					    &a.source_size);
+		a.sources = (uintptr_t)t->srcs;
+	}
 	ret = xioctl(f->fd, RDMA_MCM_IOC_JOIN, &a);
 	count(t, C_JOIN, ret);
+	if (!ret) {
+		t->st.ssm_ok += !!a.nr_sources;
+		t->st.v6_ok += family == AF_INET6;
+	}
 	if (!f->own)
 		return;
 	c = ctx_find(f, a.ctx_id);
 	joined_on(t, c, ret, "JOIN");
 	if (!ret)
-		live_add(t, f, a.cookie, a.ctx_id, a.handle, g);
-}
-
-static struct live *live_find_handle(struct file *f, uint32_t ctx,
-				     uint32_t handle)
-{
-	int i;
-
-	for (i = 0; i < f->nlive; i++)
-		if (f->live[i].ctx == ctx && f->live[i].handle == handle)
-			return &f->live[i];
-	return NULL;
-}
-
-static struct live *live_find_group(struct file *f, uint32_t ctx,
-				    uint32_t group)
-{
-	int i;
-
-	for (i = 0; i < f->nlive; i++)
-		if (f->live[i].ctx == ctx && f->live[i].group == group)
-			return &f->live[i];
-	return NULL;
-}
-
-/*
- * A membership to leave or query: a live one mostly, a random handle or
- * group now and then (handle 0 is never issued). Only a private file's
- * live memberships are known; on the shared file every pick is random.
- */
-static int member_pick(struct thread *t, struct file *f, struct live *out)
-{
-	if (!f->own || !f->nlive || !pick(t, 8)) {
-		if (ctx_pick(t, f, &out->ctx) < 0)
-			return -1;
-		out->handle = pick(t, 4) ? (uint32_t)pick(t, 4096) : 0;
-		out->group = pick(t, ngroups);
-		out->cookie = 0;
-		return 0;
-	}
-	*out = f->live[pick(t, f->nlive)];
-	return 0;
+		live_add(t, f, a.cookie, a.ctx_id, a.handle, g, family,
+			 a.nr_sources);
 }
 
 void op_leave(struct thread *t, struct file *f, int by_addr)
@@ -298,7 +266,7 @@ void op_leave(struct thread *t, struct file *f, int by_addr)
 	if (by_addr) {
 		a.flags = RDMA_MCM_LEAVE_BY_ADDR;
 		a.handle = 0;
-		group_addr(m.group, a.addr, &a.addr_len);
+		group_addr(m.family, m.group, a.addr, &a.addr_len);
 	}
 	if (f->own) {
 		l = by_addr ? live_find_group(f, m.ctx, m.group) :
@@ -361,17 +329,19 @@ void op_query(struct thread *t, struct file *f)
 		return;
 	}
 	l = live_find_handle(f, m.ctx, m.handle);
-	if (l && ret)
+	if (l && ret) {
 		violated(t, "QUERY of held handle %u: %s", m.handle,
 			 strerrorname_np(ret));
-	else if (!l && !ret)
+	} else if (!l && !ret) {
 		violated(t, "QUERY of handle %u succeeded, not held", m.handle);
-	else if (l && a.member.cookie != l->cookie)
+	} else if (l && a.member.cookie != l->cookie) {
 		violated(t, "QUERY of handle %u: cookie %llu, joined with %llu",
 			 m.handle, (unsigned long long)a.member.cookie,
 			  (unsigned long long)l->cookie);
-	else if (l)
+	} else if (l) {
 		reported(t, ctx_find(f, m.ctx), &a.member, "QUERY");
+		reported_sources(t, l, &a.member, "QUERY");
+	}
 }
 
 /* An entry size from the first version's up to the largest. */
@@ -410,6 +380,7 @@ void op_list(struct thread *t, struct file *f)
 	unsigned int i, j, seen = 0, room;
 	uint32_t handles[MAX_LIVE];
 	struct ctxinfo *c;
+	struct live *l;
 	int ret;
 
 	if (ctx_pick(t, f, &a.ctx_id) < 0)
@@ -453,9 +424,12 @@ void op_list(struct thread *t, struct file *f)
 						 m.handle);
 			if (seen < MAX_LIVE)
 				handles[seen++] = m.handle;
-			if (!live_find(f, m.cookie))
+			l = live_find(f, m.cookie);
+			if (!l)
 				violated(t, "LIST shows handle %u, not held",
 					 m.handle);
+			else if (a.entry_size >= sizeof(m))
+				reported_sources(t, l, &m, "LIST");
 		}
 		a.start = a.next;
 	} while (a.count && a.next);
@@ -489,9 +463,10 @@ void op_batch_join(struct thread *t, struct file *f)
 	unsigned int i, n = 1 + pick(t, MAX_BATCH), g[MAX_BATCH];
 	struct rdma_mcm_join_entry *e;
 	struct ctxinfo *c;
-	int ret;
+	int ret, family;
+	uint8_t *s;
 
-	if (ctx_pick(t, f, &a.ctx_id) < 0)
+	if (ctx_pick_family(t, f, &a.ctx_id, &family) < 0)
 		return;
 	a.entry_size = entry_size(t, RDMA_MCM_JOIN_ENTRY_SIZE_VER0);
 	memset(t->arr, 0, (size_t)n * a.entry_size);
@@ -500,9 +475,17 @@ void op_batch_join(struct thread *t, struct file *f)
 		g[i] = pick(t, ngroups);
 		e->cookie = ++t->next_cookie;
 		e->join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
-		group_addr(g[i], e->addr, &e->addr_len);
+		group_addr(family, g[i], e->addr, &e->addr_len);
 		e->handle = 0xdeadbeef;	/* outputs: the kernel ignores them */
 		e->result = 1;
+		/* a 168-byte entry (or longer) may carry sources */
+		if (a.entry_size >= sizeof(*e) && !pick(t, 4)) {
+			s = t->srcs + (size_t)i * MAX_JSRC * JSRC_SIZE;
+			e->join_flags = RDMA_MCM_JOIN_FULLMEMBER;
+			e->nr_sources = pick_sources(t, family, s,
+						     &e->source_size);
+			e->sources = (uintptr_t)s;
+		}
 	}
 	memcpy(t->copy, t->arr, (size_t)n * a.entry_size);
 	a.entries = (uintptr_t)t->arr;
@@ -526,7 +509,9 @@ void op_batch_join(struct thread *t, struct file *f)
 			continue;
 		joined_on(t, c, -e->result, "BATCH_JOIN entry");
 		if (!e->result)
-			live_add(t, f, e->cookie, a.ctx_id, e->handle, g[i]);
+			live_add(t, f, e->cookie, a.ctx_id, e->handle, g[i],
+				 family, a.entry_size >= sizeof(*e) ?
+				 e->nr_sources : 0);
 	}
 }
 

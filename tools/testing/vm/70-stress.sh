@@ -12,9 +12,14 @@
 # per-file limit reached (ENOBUFS), then with max_user_memberships low
 # (ENOSPC) and private files closed and reopened often by three processes
 # of one user; after which, with every file closed, the user's whole
-# budget is free again. Then nothing may be left: live objects (the "users"
-# accounts too), slab objects, IGMP entries; the module unloads. 20 s (and
-# 10 s) by default; make soak sets the length (MCM_SOAK).
+# budget is free again. Some joins are source-specific (1-3 sources on
+# veth0's subnet: IGMPv3 filters), and a third source, 2001:db8:70::2 on
+# veth1 (added here, kept while veth1 is down), makes contexts that join
+# IPv6 groups, which rdma_mcm joins itself on RoCE v2 (MLD); the program
+# checks what QUERY and LIST say of both. Then nothing may be left: live
+# objects (the "users" accounts too), slab objects, IGMP and MLD entries,
+# source filters (/proc/net/mcfilter, mcfilter6); the module unloads. 20 s
+# (and 10 s) by default; make soak sets the length (MCM_SOAK).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -29,6 +34,9 @@ OUT2=/tmp/stress-user.out
 BUDGET=/tmp/stress-budget.out
 FLAPS=/tmp/stress.flaps
 STOP=/tmp/stress.stop
+V6=2001:db8:70::2
+V6_GID=2001:0db8:0070:0000:0000:0000:0000:0002
+KEEP=/proc/sys/net/ipv6/conf/veth1/keep_addr_on_down
 
 # flap: until $STOP exists, delete rxe0, take veth1 down and up, re-add rxe0
 flap() {
@@ -48,6 +56,24 @@ flap() {
 
 # test groups are 239.3.x.y: /proc/net/igmp prints them as yx03EF
 igmp_clean() { ! awk '$1 ~ /^[0-9A-F]{4}03EF$/ { f = 1 } END { exit !f }' /proc/net/igmp; }
+# and ff0e::7003:g, as igmp6 and mcfilter6 print them
+V6_GROUPS=ff0e000000000000000000007003
+igmp6_clean() { ! awk -v p=$V6_GROUPS 'index($3, p) == 1 { f = 1 } END { exit !f }' /proc/net/igmp6; }
+# no source filter of a test group (mcfilter prints 239.3.x.y as 0xef03xxxx;
+# a leaked filter's group is in /proc/net/igmp(6) as well, which is checked
+# too: mcfilter lists a device only if its newest group has sources)
+filters_clean() {
+	! awk '$3 ~ /^0xef03/ { f = 1 } END { exit !f }' /proc/net/mcfilter &&
+		! awk -v p=$V6_GROUPS 'index($3, p) == 1 { f = 1 } END { exit !f }' /proc/net/mcfilter6
+}
+gid_listed() { cat /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null | grep -qx "$2"; }
+# the IPv6 source: on veth1, kept while veth1 is down, in rxe1's GID table
+KEEP_WAS=$(cat $KEEP 2>/dev/null || echo 0)
+v6_up() {
+	echo 1 > $KEEP && ip -6 addr add $V6/64 dev veth1 nodad &&
+		wait_for 20 gid_listed rxe1 $V6_GID
+}
+v6_down() { ip -6 addr del $V6/64 dev veth1 && echo "$KEEP_WAS" > $KEEP; }
 # stat K C [FILE]: the last field of the line "K C ..." of a run's output
 stat() { awk -v k="$1" -v c="$2" '$1 == k && $2 == c { print $NF; f = 1 } END { if (!f) print 0 }' "${3:-$OUT}"; }
 errno_count() { awk -v c="$1" -v e="$2" '$1 == "errno" && $2 == c && $3 == e { print $4; f = 1 } END { if (!f) print 0 }' "${3:-$OUT}"; }
@@ -56,8 +82,9 @@ records() { awk '$1 == "records" { print $2; f = 1 } END { if (!f) print 0 }' $O
 flaps() { cat $FLAPS 2>/dev/null || echo 0; }
 users_zero() { [ "$(awk '$1 == "users" { print $2 }' /sys/kernel/debug/rdma_mcm/live)" = 0 ]; }
 
-plan 20
+plan 26
 check "rdma_mcm loads" modprobe rdma_mcm
+check "IPv6 source $V6 on veth1 (kept while it is down), in rxe1's GID table" v6_up
 check "max_memberships set to $MAX for the runs" \
 	sh -c "echo $MAX > $P/max_memberships"
 
@@ -65,12 +92,13 @@ rm -f $STOP $FLAPS
 flap &
 flapper=$!
 echo "--- mcm_stress for $SECS s while rxe0 and veth1 flap"
-$BIN --seconds "$SECS" --procs 2 --threads 3 --lost-src 192.0.2.1 > $OUT
+$BIN --seconds "$SECS" --procs 2 --threads 3 --src 192.0.2.1 --src 192.0.2.2 \
+	--src $V6 --lost-src 192.0.2.1 > $OUT
 rc=$?
 echo "--- mcm_stress for $SECS2 s with max_user_memberships=$USER_MAX"
 echo $USER_MAX > $P/max_user_memberships
 $BIN --seconds "$SECS2" --procs 3 --threads 2 --close-percent 5 \
-	--lost-src 192.0.2.1 > $OUT2
+	--src 192.0.2.1 --src 192.0.2.2 --src $V6 --lost-src 192.0.2.1 > $OUT2
 rc2=$?
 touch $STOP
 wait $flapper
@@ -95,6 +123,10 @@ ok "contexts of rxe0 were told their device was removed (DEVICE_REMOVED $(stat e
 diag "healing: REJOINING $(stat event REJOINING), DEVICE_ADDED $(stat event DEVICE_ADDED), REJOINED $(stat event REJOINED)"
 ok "healing contexts took part ($(stat healing contexts) of $(stat ok CREATE_CTX) created; their invariants are in the violation count)" \
 	[ "$(stat healing contexts)" -gt 0 ]
+ok "source-specific joins worked ($(stat sources joined)), QUERY and LIST held to their sources" \
+	[ "$(stat sources joined)" -gt 0 ]
+ok "IPv6 groups were joined on RoCE v2 ($(stat ipv6 joined)), QUERY and LIST said by rdma_mcm" \
+	[ "$(stat ipv6 joined)" -gt 0 ]
 ok "every errno seen is one Documentation/uapi.rst lists" errnos_documented $OUT
 ok "with max_user_memberships=$USER_MAX: no violated invariant ($(violations $OUT2))" [ $rc2 -eq 0 ]
 user_limit_hit() { [ "$(errno_count JOIN ENOSPC $OUT2)" -gt 0 ] || [ "$(errno_count BATCH_JOIN_ENTRY ENOSPC $OUT2)" -gt 0 ]; }
@@ -115,4 +147,7 @@ diag "live: $(tr '\n' ' ' < /sys/kernel/debug/rdma_mcm/live)"
 ok "no per-user account is left (users 0)" users_zero
 slab_check "/proc/slabinfo: no rdma_mcm_membership object is active"
 ok "/proc/net/igmp lists none of the test groups" wait_for 10 igmp_clean
+ok "/proc/net/igmp6 lists none of the IPv6 test groups" wait_for 10 igmp6_clean
+ok "/proc/net/mcfilter and mcfilter6 list no filter of a test group" wait_for 10 filters_clean
+check "the IPv6 source is removed from veth1" v6_down
 check "rmmod rdma_mcm" rmmod rdma_mcm

@@ -8,13 +8,19 @@
 # calls in a check run; 1,000,000 in a soak (MCM_SOAK). The fuzzer holds
 # every call to the ABI's rules (what a call may write back, errnos of
 # known causes, every read() to the event types and size its file asked
-# for) and must exit 0 with no violation, having applied the rules; joins,
+# for, every join's answer to its model of the flags, group and source
+# array, which the kernel must not write) and must exit 0 with no
+# violation, having applied the rules; joins,
 # leaves, QUERY_CTX and SET_EVENTS must get through (not everything rejected), and
 # SET_EVENTS be refused too; every errno (batch entries' too) must be in
-# Documentation/uapi.rst's table, and afterwards nothing may be left: no
-# live object, no membership in the slab, no IGMP group of the pool, and
-# the module unloads. The host fails the run on any WARNING, BUG, Oops,
-# KASAN or lockdep report on the console.
+# Documentation/uapi.rst's table; source-specific joins must have been
+# made, modelled, taken and refused. Contexts of IPv4 and of IPv6 (the
+# script adds 2001:db8:71::1 on veth0 and ::2 on veth1, and removes them):
+# IPv6 groups on RoCE v2 are rdma_mcm's own joins. Afterwards nothing may
+# be left: no live object, no membership in the slab, no IGMP or MLD group
+# of the pool nor a source filter of one, and the module unloads. The host
+# fails the run on any WARNING, BUG, Oops, KASAN or lockdep report on the
+# console.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -38,6 +44,30 @@ pool_in_igmp() {
 		grep -q ' ff0e00000000000000000000007700' /proc/net/igmp6 2>/dev/null
 }
 no_pool_group() { ! pool_in_igmp; }
+# a source filter of a pool group (mcfilter prints 239.77.0.5 as 0xef4d0005)
+pool_filtered() {
+	awk '$3 ~ /^0xef4d00[0-3][0-9a-f]$/ { f = 1 } END { exit !f }' /proc/net/mcfilter ||
+		awk 'index($3, "ff0e00000000000000000000007700") == 1 { f = 1 } END { exit !f }' \
+			/proc/net/mcfilter6 2>/dev/null
+}
+no_pool_filter() { ! pool_filtered; }
+# sources KEY: a count of the fuzzer's "sources ..." line
+sources() { awk -v k="$1" '$1 == "sources" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' $OUT; }
+sources_modelled() {
+	[ "$(sources predicted)" -gt 0 ] && [ "$(sources joined)" -gt 0 ] &&
+		[ "$(sources refused)" -gt 0 ]
+} 2>/dev/null
+# IPv6 sources for contexts: on veth0 and veth1, in rxe0's and rxe1's GIDs
+V6_0=2001:db8:71::1
+V6_1=2001:db8:71::2
+gid_listed() { cat /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null | grep -qx "$2"; }
+v6_up() {
+	ip -6 addr add $V6_0/64 dev veth0 nodad &&
+		ip -6 addr add $V6_1/64 dev veth1 nodad &&
+		wait_for 20 gid_listed rxe0 2001:0db8:0071:0000:0000:0000:0000:0001 &&
+		wait_for 20 gid_listed rxe1 2001:0db8:0071:0000:0000:0000:0000:0002
+}
+v6_down() { ip -6 addr del $V6_0/64 dev veth0 && ip -6 addr del $V6_1/64 dev veth1; }
 summary() { awk '$1 == "calls" && $3 == "ok" { print $'"$1"' }' $OUT; }
 ok_count() { awk -v c="$1" '$1 == "ok" && $2 == c { print $3 }' $OUT; }
 errno_count() { awk -v c="$1" -v e="$2" '$1 == "errno" && $2 == c && $3 == e { print $4; f = 1 } END { if (!f) print 0 }' $OUT; }
@@ -52,16 +82,19 @@ rules_applied() {
 	done
 }
 fuzz() {
-	timeout -s KILL $((LIMIT + 60)) $FUZZ --calls $CALLS --seconds $LIMIT > $OUT
+	timeout -s KILL $((LIMIT + 60)) $FUZZ --calls $CALLS --seconds $LIMIT \
+		--src 192.0.2.1 --src 192.0.2.2 --src $V6_0 --src $V6_1 > $OUT
 }
 
-plan 14
+plan 18
 check "modprobe rdma_mcm" modprobe rdma_mcm
+check "IPv6 sources $V6_0 on veth0 and $V6_1 on veth1, in rxe0's and rxe1's GID tables" v6_up
 check "mcm_fuzz: $CALLS calls (at most ${LIMIT} s) exits 0" fuzz
 calls=$(summary 2)
 secs=$(summary 8)
 diag "$(grep '^calls ' $OUT)"
 diag "$(grep '^checked ' $OUT)"
+diag "$(grep '^sources ' $OUT)"
 [ -n "$calls" ] && [ -n "$secs" ] &&
 	diag "$(awk -v n="$calls" -v s="$secs" 'BEGIN { printf "%.0f calls/s", (s > 0 ? n / s : 0) }')"
 while read -r line; do diag "$line"; done < <(grep -E '^(violation:|ok|errno|raced) ' $OUT)
@@ -76,8 +109,13 @@ qctx=$(ok_count QUERY_CTX)
 ok "some QUERY_CTXs succeeded (${qctx:-none})" [ "${qctx:-0}" -gt 0 ]
 ok "SET_EVENTS succeeded ($(ok_count SET_EVENTS)) and refused bad sizes and reserved fields (EINVAL $(errno_count SET_EVENTS EINVAL))" \
 	set_events_both
+ok "source arrays were held to the model: $(grep '^sources ' $OUT | cut -d' ' -f2-)" \
+	sources_modelled
 check "every errno is one Documentation/uapi.rst lists" errnos_documented $OUT
 ok "rdma_mcm's live objects are zero after exit" wait_for 10 live_zero
 slab_check "/proc/slabinfo: no rdma_mcm_membership object is active"
 ok "no group of the pool left in /proc/net/igmp" wait_for 10 no_pool_group
+ok "no source filter of the pool left in /proc/net/mcfilter or mcfilter6" \
+	wait_for 10 no_pool_filter
+check "the IPv6 sources are removed" v6_down
 check "rmmod rdma_mcm" rmmod rdma_mcm

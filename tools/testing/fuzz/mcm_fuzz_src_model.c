@@ -310,7 +310,10 @@ static void describe_ctx(const struct call *c, unsigned int ctx_off)
 	       q.ctx_id, q.flags, family, ip, q.dev_name, q.port_num);
 }
 
-/* judge_join() found a violation: 1 */
+/*
+ * Hold a join's answer @err to the model (@entry: a batch entry, whose
+ * context was looked up already: no ENOENT). Returns 1 on a violation.
+ */
 static int judge_join(struct worker *w, const char *what,
 		      const struct jview *v, int family, int err, int entry)
 {

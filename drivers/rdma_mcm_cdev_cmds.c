@@ -687,7 +687,8 @@ static int rdma_mcm_cmd_version(struct rdma_mcm_ufile *file,
 				struct rdma_mcm_version *arg)
 {
 	arg->abi_version = RDMA_MCM_ABI_VERSION;
-	arg->features = RDMA_MCM_FEATURE_SOURCES | RDMA_MCM_FEATURE_IPV6_ROCE;
+	arg->features = RDMA_MCM_FEATURE_SOURCES |
+			(IS_ENABLED(CONFIG_IPV6) ? RDMA_MCM_FEATURE_IPV6_ROCE : 0);
 	return 0;
 }
 

@@ -283,8 +283,9 @@ struct rdma_mcm_ipsock {
  * struct rdma_mcm_ipmc - the IGMP/MLD side of a RoCE full membership
  * @ipsock: the socket its membership of the group is held in; NULL while
  *	none is held
- * @own: rdma_mcm joined the group on the RDMA device itself, because
- *	rdma_cm refused (an IPv6 group on RoCE v2): rdma_cm holds nothing
+ * @own: its last join was rdma_mcm's own on the RDMA device, because
+ *	rdma_cm refused (an IPv6 group on RoCE v2): rdma_cm holds nothing;
+ *	reset when it is joined again
  * @nr_sources: sources of a source-specific join (0: any source)
  * @sources: their addresses
  *

@@ -183,7 +183,7 @@ unsigned int rdma_mcm_nr_sources(const struct rdma_mcm_membership *mb)
 bool rdma_mcm_joined_by_mcm(const struct rdma_mcm_membership *mb)
 {
 	/* @own changes under the mutex: under the lock alone, a snapshot */
-	return mb->ipmc && data_race(READ_ONCE(mb->ipmc->own));
+	return mb->ipmc && READ_ONCE(mb->ipmc->own);
 }
 
 /*
@@ -217,7 +217,8 @@ static struct rdma_mcm_ipsock *rdma_mcm_ipsock_open(struct rdma_mcm_ctx *ctx,
 	set_active_memcg(old);
 	if (ret) {
 		kfree(ips);
-		*err = ret == -ENOMEM ? -ENOMEM : -EAFNOSUPPORT;
+		/* sock_create_kern(): no IPv6, or memory (-ENOBUFS, -ENFILE) */
+		*err = ret == -EAFNOSUPPORT ? -EAFNOSUPPORT : -ENOMEM;
 		return NULL;
 	}
 	ips->ifindex = ifindex;
@@ -246,10 +247,11 @@ static void rdma_mcm_ipsock_take(struct rdma_mcm_ipsock *ips)
 
 /*
  * The backend's IGMP/MLD errors, as rdma_mcm documents them: more sources
- * than the namespace's net.ipv4.igmp_max_msf or net.ipv6.mld_max_msf (or a
- * socket's option memory) allow: -ENOBUFS; the netdev is gone or going:
- * -ENODEV; IPv6 disabled on it, or no such interface for the filter:
- * -EADDRNOTAVAIL; -ENOMEM. Anything else is logged and reported as -EIO.
+ * than net.ipv4.igmp_max_msf (the namespace's) or net.ipv6.mld_max_msf (the
+ * host's) allow: -ENOBUFS; the netdev is gone or going: -ENODEV; no IPv6
+ * on it (no inet6_dev: an MTU below 1280), or no such interface for the
+ * filter: -EADDRNOTAVAIL; -ENOMEM; no sockets of the family: -EAFNOSUPPORT.
+ * Anything else is logged and reported as -EIO.
  */
 static int rdma_mcm_ip_join_errno(int err)
 {
@@ -258,6 +260,7 @@ static int rdma_mcm_ip_join_errno(int err)
 	case -ENODEV:
 	case -EADDRNOTAVAIL:
 	case -ENOMEM:
+	case -EAFNOSUPPORT:	/* no sockets of the family (IPv6 unloaded) */
 		return err;
 	case -EINVAL:
 		return -EADDRNOTAVAIL;
@@ -296,9 +299,13 @@ static int rdma_mcm_ipmc_hold_any(struct rdma_mcm_ctx *ctx,
 				       struct rdma_mcm_ipsock, node);
 	if (ips && ips->ifindex == ifindex) {
 		ret = rdma_mcm_ipsock_join(ctx, ips, mb);
-		if (ret != -ENOBUFS)
+		/*
+		 * -ENOBUFS: the namespace allows the socket no more IPv4
+		 * groups; -ENOMEM: no more option memory for another IPv6
+		 * group (net.core.optmem_max). Full from now: a new socket.
+		 */
+		if (ret != -ENOBUFS && ret != -ENOMEM)
 			return ret;
-		/* the namespace allows it no more groups: full from now */
 		ips->room = 0;
 		list_del_init(&ips->node);
 	}
@@ -481,7 +488,6 @@ void rdma_mcm_ipmc_release(struct rdma_mcm_ctx *ctx,
 	lockdep_assert_held(&ctx->mutex);
 	if (!ipmc)
 		return;
-	WRITE_ONCE(ipmc->own, false);
 	ips = ipmc->ipsock;
 	if (!ips)
 		return;
@@ -491,9 +497,14 @@ void rdma_mcm_ipmc_release(struct rdma_mcm_ctx *ctx,
 		rdma_mcm_ipsock_close(ctx, ips);
 		return;
 	}
-	/* a shared socket that was full has room again */
-	if (!ips->room && list_empty(&ips->node) && !ipmc->nr_sources) {
+	/*
+	 * A shared socket has one more place (a filter's own socket was
+	 * closed above): count + room stays within RDMA_MCM_IPSOCK_GROUPS.
+	 */
+	if (list_empty(&ips->node)) {
 		ips->room = 1;
 		list_add_tail(&ips->node, &ctx->ipsocks_free);
+	} else {
+		ips->room++;
 	}
 }

@@ -96,6 +96,8 @@ static int rdma_mcm_send_join(struct rdma_mcm_ctx *ctx,
 
 	lockdep_assert_held(&ctx->mutex);
 	mb->slot = slot;
+	if (mb->ipmc)	/* who joins it this time is still to be seen */
+		WRITE_ONCE(mb->ipmc->own, false);
 	if (rdma_protocol_roce(id->device, id->port_num)) {
 		ret = rdma_mcm_ipmc_hold(ctx, mb, id);
 		if (ret)
@@ -287,10 +289,12 @@ err_unlock:
  * IPv4 broadcast address) or one given twice; -EAFNOSUPPORT for a source
  * of an unknown family; -EOPNOTSUPP for sources on InfiniBand (an AF_IB
  * group, or an InfiniBand port: the SA has no source filters); -ENOBUFS
- * when the netdev's namespace allows fewer sources (net.ipv4.igmp_max_msf,
- * net.ipv6.mld_max_msf) or no IPv4 group at all (igmp_max_memberships 0);
- * -EADDRNOTAVAIL also when IPv6 is disabled on the netdev or the source
- * address has no RoCE v2 GID (any more).
+ * when fewer sources are allowed (the namespace's net.ipv4.igmp_max_msf,
+ * the host's net.ipv6.mld_max_msf) or no IPv4 group at all (the
+ * namespace's igmp_max_memberships 0); -EADDRNOTAVAIL also when the netdev
+ * has no IPv6 (an MTU below 1280) or the source address has no RoCE v2
+ * GID (any more); -EAFNOSUPPORT also without IPv6 sockets; -EIO also for
+ * an IGMP/MLD or address handle error rdma_mcm does not expect (logged).
  */
 int rdma_mcm_join_ex(struct rdma_mcm_ctx *ctx,
 		     const struct rdma_mcm_join_req *req, u32 *handle)

@@ -180,7 +180,8 @@ struct mcm_fake {
 	int join_ret;
 	int attach_ret;
 	int ip_join_ret;	/* IGMP/MLD joins fail with it */
-	int ip_sock_max;	/* IPv4 groups a socket takes (0: 20) */
+	int ip_sock_max;	/* groups a socket takes (0: IPv4 20, IPv6 any) */
+	int ip_open_ret;	/* sock_create_kern() fails with it */
 	int roce_ah_ret;	/* address handles of own joins fail with it */
 	bool no_device;		/* bind succeeds but leaves id->device NULL */
 	int resolve_ret;	/* rdma_resolve_addr() fails with it */

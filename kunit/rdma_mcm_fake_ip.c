@@ -149,6 +149,10 @@ static int fake_ip_open(const struct rdma_mcm_backend *be, struct net *net,
 	mutex_lock(&fake->lock);
 	fake->seq++;
 	fake->ip_opens++;
+	if (fake->ip_open_ret) {
+		mutex_unlock(&fake->lock);
+		return fake->ip_open_ret;
+	}
 	fs = kunit_kzalloc(fake->test, sizeof(*fs), GFP_KERNEL);
 	if (fs) {
 		INIT_LIST_HEAD(&fs->groups);
@@ -201,6 +205,7 @@ static int fake_ip_join(const struct rdma_mcm_backend *be, void *sock,
 	struct mcm_fake_sock *fs = fake_to_sock(sock);
 	bool v4 = group->sa.sa_family == AF_INET;
 	int max_groups = fake->ip_sock_max ?: 20;
+	int v6_groups = fake->ip_sock_max ?: INT_MAX;	/* optmem_max */
 	struct mcm_fake_sockgroup *sg;
 	int ret = 0, idx = ifindex - MCM_FAKE_IFINDEX0;
 
@@ -220,6 +225,11 @@ static int fake_ip_join(const struct rdma_mcm_backend *be, void *sock,
 	if ((v4 && fs->nr_groups >= max_groups) ||
 	    ipmc->nr_sources > (v4 ? 10 : 64)) {
 		ret = -ENOBUFS;
+		goto out;
+	}
+	/* IPv6: sock_kmalloc() of the socket's list fails, -ENOMEM */
+	if (!v4 && fs->nr_groups >= v6_groups) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	sg = kunit_kzalloc(fake->test, sizeof(*sg), GFP_KERNEL);

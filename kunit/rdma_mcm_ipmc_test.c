@@ -159,6 +159,31 @@ static void mcm_ipmc_v6_roce_v2_full(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
+/*
+ * An IPv6 group rdma_mcm joined itself whose QP cannot be attached: the
+ * membership fails, drops its MLD membership, and still says who joined it.
+ */
+static void mcm_ipmc_v6_attach_fails(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_on(test, "2001:db8::1", 0);
+	struct rdma_mcm_member_info info;
+	u32 h;
+
+	t->fake->attach_ret = -ENOMEM;
+	h = mcm_join_src(test, ctx, "ff1e::1:5", NULL, RDMA_MCM_FULLMEMBER,
+			 &t->fake->qp);
+	rdma_mcm_flush();
+	info = mcm_info(test, ctx, h);
+	KUNIT_EXPECT_EQ(test, info.state, RDMA_MCM_ERROR);
+	KUNIT_EXPECT_EQ(test, info.status, -ENOMEM);
+	KUNIT_EXPECT_TRUE(test, info.joined_by_mcm);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
+	KUNIT_EXPECT_EQ(test, t->rec.errors, 1);
+	t->fake->attach_ret = 0;
+	rdma_mcm_close(ctx);
+}
+
 /* Send-only: no MLD membership, as rdma_cm's send-only IPv4 joins send no IGMP. */
 static void mcm_ipmc_v6_send_only(struct kunit *test)
 {
@@ -293,6 +318,64 @@ static void mcm_ipmc_sockets_shared(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 4);
 	rdma_mcm_close(ctx);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
+}
+
+/*
+ * Every leave gives its socket a place back: joins after leaves (churn)
+ * fill the sockets there are instead of opening new ones. IPv6 sockets
+ * have no group limit in the fake (as in the kernel, but option memory).
+ */
+static void mcm_ipmc_sockets_churn(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_on(test, "2001:db8::1", 0);
+	struct sockaddr_in6 g;
+	char text[32];
+	u32 *h;
+	int i, round;
+
+	h = kunit_kcalloc(test, 64, sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	for (i = 0; i < 64; i++) {
+		snprintf(text, sizeof(text), "ff1e::6:%x", i);
+		h[i] = mcm_join_src(test, ctx, text, NULL, RDMA_MCM_FULLMEMBER,
+				    NULL);
+	}
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 1);
+	for (round = 1; round <= 4; round++) {
+		for (i = 0; i < 32; i++)
+			KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h[i]), 0);
+		for (i = 0; i < 32; i++) {
+			snprintf(text, sizeof(text), "ff1e::6:%x", i);
+			h[i] = mcm_join_src(test, ctx, text, NULL,
+					    RDMA_MCM_FULLMEMBER, NULL);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, t->fake->ip_socks, 1,
+				    "round %d of churn", round);
+	}
+	g = mcm_v6(test, "ff1e::6:3f");
+	KUNIT_EXPECT_EQ(test, mcm_fake_ip_state(t->fake, MCM_IF0,
+						(struct sockaddr *)&g).users,
+			1);
+	rdma_mcm_close(ctx);
+}
+
+/*
+ * A socket out of option memory for one more IPv6 group (-ENOMEM, where
+ * IPv4's limit says -ENOBUFS) is full: the join goes to a new socket.
+ */
+static void mcm_ipmc_socket_out_of_optmem(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_on(test, "2001:db8::1", 0);
+
+	t->fake->ip_sock_max = 2;	/* the fake: -ENOMEM for IPv6 */
+	mcm_join_src(test, ctx, "ff1e::7:1", NULL, RDMA_MCM_FULLMEMBER, NULL);
+	mcm_join_src(test, ctx, "ff1e::7:2", NULL, RDMA_MCM_FULLMEMBER, NULL);
+	mcm_join_src(test, ctx, "ff1e::7:3", NULL, RDMA_MCM_FULLMEMBER, NULL);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 2);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 3);
+	rdma_mcm_close(ctx);
 }
 
 /* InfiniBand: the SA's join, full or send-only, and no IGMP at all. */
@@ -585,6 +668,16 @@ static void mcm_ipmc_join_failures_unwind(struct kunit *test)
 					   RDMA_MCM_FULLMEMBER, NULL, &h),
 			-EADDRNOTAVAIL);
 	t->fake->ip_join_ret = 0;
+	/* sock_create_kern(): memory (inet6_create()'s -ENOBUFS), or no IPv6 */
+	t->fake->ip_open_ret = -ENOBUFS;
+	KUNIT_EXPECT_EQ(test, mcm_try_join(test, ctx, "ff1e::1:4", NULL,
+					   RDMA_MCM_FULLMEMBER, NULL, &h),
+			-ENOMEM);
+	t->fake->ip_open_ret = -EAFNOSUPPORT;
+	KUNIT_EXPECT_EQ(test, mcm_try_join(test, ctx, "ff1e::1:4", NULL,
+					   RDMA_MCM_FULLMEMBER, NULL, &h),
+			-EAFNOSUPPORT);
+	t->fake->ip_open_ret = 0;
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, t->rec.joined, 0);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
@@ -760,10 +853,13 @@ static void mcm_ipmc_ssm_moves_to_ib(struct kunit *test)
 
 static struct kunit_case rdma_mcm_ipmc_cases[] = {
 	KUNIT_CASE(mcm_ipmc_v6_roce_v2_full),
+	KUNIT_CASE(mcm_ipmc_v6_attach_fails),
 	KUNIT_CASE(mcm_ipmc_v6_send_only),
 	KUNIT_CASE(mcm_ipmc_v6_where_rdma_cm_joins),
 	KUNIT_CASE(mcm_ipmc_v4_any_source_leave_restores_include),
 	KUNIT_CASE(mcm_ipmc_sockets_shared),
+	KUNIT_CASE(mcm_ipmc_sockets_churn),
+	KUNIT_CASE(mcm_ipmc_socket_out_of_optmem),
 	KUNIT_CASE(mcm_ipmc_ib_has_no_ip_side),
 	KUNIT_CASE(mcm_ipmc_ssm_v4),
 	KUNIT_CASE(mcm_ipmc_ssm_v6),

@@ -337,6 +337,7 @@ void mcm_test_exit(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, live.contexts, 0, "contexts leaked");
 	KUNIT_EXPECT_EQ_MSG(test, live.members, 0, "memberships leaked");
 	KUNIT_EXPECT_EQ_MSG(test, live.slots, 0, "rdma_cm_ids leaked");
+	KUNIT_EXPECT_EQ_MSG(test, live.ipsocks, 0, "IGMP/MLD sockets leaked");
 	KUNIT_EXPECT_EQ_MSG(test, t->fake->live_ids, 0, "fake ids leaked");
 	KUNIT_EXPECT_EQ_MSG(test, t->rec.overlaps, 0,
 			    "a callback ran beside another of its context");

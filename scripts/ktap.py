@@ -169,16 +169,19 @@ def stalled_before_tests(console, results, watchdog_fired):
         "Kernel panic" not in console and "Oops" not in console
 
 
+def read_text(path):
+    """A file's text, or "" when it does not exist."""
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
+
+
 def judge_vm_run(name, results_path, console_path, expected, timed_out):
     """Turn one VM boot into a Tally, printing each result."""
-    try:
-        results = open(results_path, errors="replace").read()
-    except FileNotFoundError:
-        results = ""
-    try:
-        console = open(console_path, errors="replace").read()
-    except FileNotFoundError:
-        console = ""
+    results = read_text(results_path)
+    console = read_text(console_path)
     plan, tests = parse(results)
     print_tests(tests, "")
     t = tally_tests(tests)

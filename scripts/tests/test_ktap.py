@@ -33,8 +33,9 @@ def judge(results, console="[ 1.0] booted\n", expected=("bench", "module"),
     with tempfile.TemporaryDirectory() as d:
         r = os.path.join(d, "results.ktap")
         c = os.path.join(d, "console.log")
-        open(r, "w").write(results)
-        open(c, "w").write(console)
+        for path, text in ((r, results), (c, console)):
+            with open(path, "w") as f:
+                f.write(text)
         saved = sys.stdout
         sys.stdout = open(os.devnull, "w")
         try:

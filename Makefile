@@ -58,7 +58,7 @@ bench:
 	@scripts/bench
 
 deb:
-	@scripts/deps
+	@scripts/deps --deb
 	@scripts/deb
 
 soak:

@@ -136,6 +136,7 @@ struct rdma_mcm_ujoin {
  * @cookie: the join's cookie
  * @handle: the membership's handle
  * @join_flags: the join's flags
+ * @nr_sources: the join's sources, charged to the file's user
  * @events_reported: events of it read() so far (under the file's ev_lock)
  * @error_status: the status its ERROR event reports (under ev_lock)
  * @rejoin_status: the reason its REJOINING event reports (under ev_lock)
@@ -153,6 +154,7 @@ struct rdma_mcm_umember {
 	u64 cookie;
 	u32 handle;
 	u32 join_flags;
+	u32 nr_sources;
 	u32 events_reported;
 	int error_status;
 	int rejoin_status;
@@ -193,16 +195,17 @@ void rdma_mcm_abi_layout_check(void);
 enum rdma_mcm_user_res {
 	RDMA_MCM_USER_CONTEXTS,
 	RDMA_MCM_USER_MEMBERSHIPS,
+	RDMA_MCM_USER_SOURCES,
 	RDMA_MCM_USER_NR_RES,
 };
 
 struct rdma_mcm_user *rdma_mcm_user_get(const struct cred *cred);
 void rdma_mcm_user_put(struct rdma_mcm_user *user);
 int rdma_mcm_user_charge(struct rdma_mcm_user *user,
-			 enum rdma_mcm_user_res res);
+			 enum rdma_mcm_user_res res, unsigned int n);
 void rdma_mcm_user_uncharge(struct rdma_mcm_user *user,
-			    enum rdma_mcm_user_res res);
+			    enum rdma_mcm_user_res res, unsigned int n);
 int rdma_mcm_user_live(void);
-void rdma_mcm_user_limits(u32 *contexts, u32 *memberships);
+void rdma_mcm_user_limits(u32 *contexts, u32 *memberships, u32 *sources);
 
 #endif /* _RDMA_MCM_CDEV_H */

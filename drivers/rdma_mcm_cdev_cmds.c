@@ -46,7 +46,45 @@ static int rdma_mcm_file_charge(struct rdma_mcm_ufile *file, unsigned int held,
 {
 	if (held >= max)
 		return err;
-	return rdma_mcm_user_charge(file->user, res);
+	return rdma_mcm_user_charge(file->user, res, 1);
+}
+
+/*
+ * Room for one more membership of a file, with @nr_sources sources: the
+ * file's limit (-ENOBUFS), then its user's memberships and sources
+ * (-ENOSPC); charged when it returns 0.
+ */
+static int rdma_mcm_member_charge(struct rdma_mcm_ufile *file, u32 nr_sources)
+{
+	int ret;
+
+	ret = rdma_mcm_file_charge(file, file->nr_members,
+				   READ_ONCE(rdma_mcm_max_memberships), -ENOBUFS,
+				   RDMA_MCM_USER_MEMBERSHIPS);
+	if (ret)
+		return ret;
+	ret = rdma_mcm_user_charge(file->user, RDMA_MCM_USER_SOURCES,
+				   nr_sources);
+	if (ret)
+		rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS, 1);
+	return ret;
+}
+
+static void rdma_mcm_member_uncharge(struct rdma_mcm_ufile *file,
+				     u32 nr_sources)
+{
+	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_SOURCES, nr_sources);
+	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS, 1);
+}
+
+/* A membership the manager has left: its events gone, free it. */
+static void rdma_mcm_umember_release(struct rdma_mcm_ufile *file,
+				     struct rdma_mcm_umember *um)
+{
+	list_del(&um->node);
+	rdma_mcm_member_uncharge(file, um->nr_sources);
+	rdma_mcm_umember_free(um);
+	file->nr_members--;
 }
 
 /* ------------------------------------------------------------ contexts */
@@ -58,10 +96,7 @@ static void rdma_mcm_free_members(struct rdma_mcm_uctx *uctx)
 
 	list_for_each_entry_safe(um, tmp, &uctx->members, node) {
 		rdma_mcm_purge_member(file, um, NULL);	/* ctx closed */
-		list_del(&um->node);
-		rdma_mcm_umember_free(um);
-		rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS);
-		file->nr_members--;
+		rdma_mcm_umember_release(file, um);
 	}
 }
 
@@ -79,7 +114,7 @@ void rdma_mcm_destroy_uctx(struct rdma_mcm_uctx *uctx)
 	rdma_mcm_purge_uctx(file, uctx);
 	rdma_mcm_free_members(uctx);
 	file->nr_contexts--;
-	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_CONTEXTS);
+	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_CONTEXTS, 1);
 	rdma_mcm_uctx_free(uctx);
 }
 
@@ -144,7 +179,7 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 err_free:
 	rdma_mcm_uctx_free(uctx);
 err_uncharge:
-	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_CONTEXTS);
+	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_CONTEXTS, 1);
 	return ret;
 }
 
@@ -300,21 +335,19 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	ret = rdma_mcm_usources(j, &sources);
 	if (ret)
 		goto err_count;
-	ret = rdma_mcm_file_charge(file, file->nr_members,
-				   READ_ONCE(rdma_mcm_max_memberships), -ENOBUFS,
-				   RDMA_MCM_USER_MEMBERSHIPS);
+	ret = rdma_mcm_member_charge(file, j->nr_sources);
 	if (ret)
 		goto err_count_free;
 
 	um = rdma_mcm_umember_alloc();
 	if (!um) {
 		ret = -ENOMEM;
-		rdma_mcm_count_join_failed(uctx->ctx, ret);
-		goto err_uncharge;
+		goto err_count_uncharge;
 	}
 	um->uctx = uctx;
 	um->cookie = j->cookie;
 	um->join_flags = j->join_flags;
+	um->nr_sources = j->nr_sources;
 	um->joined.type = RDMA_MCM_EVENT_JOINED;
 	um->error.type = RDMA_MCM_EVENT_ERROR;
 	um->rejoining.type = RDMA_MCM_EVENT_REJOINING;
@@ -333,10 +366,11 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 
 err_free:
 	rdma_mcm_umember_free(um);	/* rdma_mcm_join_ex() counted it */
-err_uncharge:
-	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS);
+	rdma_mcm_member_uncharge(file, j->nr_sources);
 	return ret;
 
+err_count_uncharge:
+	rdma_mcm_member_uncharge(file, j->nr_sources);
 err_count_free:
 	kfree(sources);
 err_count:
@@ -373,10 +407,7 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 	if (WARN_ON_ONCE(ret))
 		return ret;
 	*events_reported = rdma_mcm_purge_member(file, um, uctx->ctx);
-	list_del(&um->node);
-	rdma_mcm_umember_free(um);
-	rdma_mcm_user_uncharge(file->user, RDMA_MCM_USER_MEMBERSHIPS);
-	file->nr_members--;
+	rdma_mcm_umember_release(file, um);
 	return 0;
 }
 

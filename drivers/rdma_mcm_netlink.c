@@ -471,7 +471,8 @@ static int rdma_mcm_nl_stats_doit(struct sk_buff *skb, struct genl_info *info)
 		READ_ONCE(rdma_mcm_max_memberships);
 	limits[RDMA_MCM_LIMIT_FILE_CONTEXTS] = READ_ONCE(rdma_mcm_max_contexts);
 	rdma_mcm_user_limits(&limits[RDMA_MCM_LIMIT_USER_CONTEXTS],
-			     &limits[RDMA_MCM_LIMIT_USER_MEMBERSHIPS]);
+			     &limits[RDMA_MCM_LIMIT_USER_MEMBERSHIPS],
+			     &limits[RDMA_MCM_LIMIT_USER_SOURCES]);
 	rdma_mcm_live_objects(&live);
 	usage[RDMA_MCM_USAGE_CONTEXTS] = live.contexts;
 	usage[RDMA_MCM_USAGE_MEMBERSHIPS] = live.members;

@@ -5,9 +5,15 @@
  *
  * Per-file limits (max_memberships, max_contexts) do not bound a user who
  * opens many files. Each user has an account, keyed by user namespace and
- * effective uid, charged for every context and membership it creates; a
- * charge beyond max_user_contexts or max_user_memberships fails with
- * -ENOSPC, as inotify's max_user_watches does. Like the kernel's ucounts
+ * effective uid, charged for every context and membership it creates, and
+ * for every source of its source-specific joins; a charge beyond
+ * max_user_contexts, max_user_memberships or max_user_sources fails with
+ * -ENOSPC, as inotify's max_user_watches does. The sources have a limit
+ * of their own because what they cost is not charged to the user's
+ * memory cgroup: each source-specific membership holds a kernel socket
+ * whose IGMP/MLD source lists (the socket's and the netdev's) the IP
+ * stack allocates without __GFP_ACCOUNT, and which the user's open-file
+ * limit does not count either. Like the kernel's ucounts
  * (which an out-of-tree module cannot extend: their types are a fixed
  * enum, and nothing of them is exported), an account in a user namespace
  * charges the account of the namespace's owner in the parent namespace
@@ -37,6 +43,11 @@ static unsigned int max_user_memberships = 262144;
 module_param(max_user_memberships, uint, 0644);
 MODULE_PARM_DESC(max_user_memberships,
 		 "memberships one user may hold across all files; more fail with ENOSPC (default 262144)");
+
+static unsigned int max_user_sources = 65536;
+module_param(max_user_sources, uint, 0644);
+MODULE_PARM_DESC(max_user_sources,
+		 "sources of source-specific joins one user may hold across all files; more fail with ENOSPC (default 65536)");
 
 /**
  * struct rdma_mcm_user - one user's account
@@ -68,13 +79,14 @@ static unsigned long rdma_mcm_user_hash(struct user_namespace *ns, kuid_t uid)
 static void __rdma_mcm_user_put(struct rdma_mcm_user *user)
 {
 	struct rdma_mcm_user *parent;
+	int res;
 
 	lockdep_assert_held(&rdma_mcm_users_lock);
 	while (user && refcount_dec_and_test(&user->ref)) {
 		parent = user->parent;
 		hash_del(&user->node);
-		WARN_ON_ONCE(atomic_read(&user->count[RDMA_MCM_USER_CONTEXTS]) ||
-			     atomic_read(&user->count[RDMA_MCM_USER_MEMBERSHIPS]));
+		for (res = 0; res < RDMA_MCM_USER_NR_RES; res++)
+			WARN_ON_ONCE(atomic_read(&user->count[res]));
 		put_user_ns(user->ns);
 		kfree(user);
 		atomic_dec(&rdma_mcm_live_users);
@@ -147,29 +159,39 @@ void rdma_mcm_user_put(struct rdma_mcm_user *user)
 
 static unsigned int rdma_mcm_user_max(enum rdma_mcm_user_res res)
 {
-	if (res == RDMA_MCM_USER_CONTEXTS)
+	switch (res) {
+	case RDMA_MCM_USER_CONTEXTS:
 		return READ_ONCE(max_user_contexts);
-	return READ_ONCE(max_user_memberships);
+	case RDMA_MCM_USER_MEMBERSHIPS:
+		return READ_ONCE(max_user_memberships);
+	default:
+		return READ_ONCE(max_user_sources);
+	}
 }
 
 /**
- * rdma_mcm_user_charge() - charge one object to a user and its parents
+ * rdma_mcm_user_charge() - charge objects to a user and its parents
  * @user: the account
  * @res: what kind of object
+ * @n: how many; 0 charges nothing
  *
- * Return: 0, or -ENOSPC (nothing charged) when an account is at its limit.
+ * Return: 0, or -ENOSPC (nothing charged) when an account would go
+ * beyond its limit.
  */
-int rdma_mcm_user_charge(struct rdma_mcm_user *user, enum rdma_mcm_user_res res)
+int rdma_mcm_user_charge(struct rdma_mcm_user *user,
+			 enum rdma_mcm_user_res res, unsigned int n)
 {
 	unsigned int max = rdma_mcm_user_max(res);
 	struct rdma_mcm_user *it, *undo;
 
+	if (!n)
+		return 0;
 	for (it = user; it; it = it->parent) {
-		if (atomic_inc_return(&it->count[res]) <= max)
+		if ((unsigned int)atomic_add_return(n, &it->count[res]) <= max)
 			continue;
-		atomic_dec(&it->count[res]);
+		atomic_sub(n, &it->count[res]);
 		for (undo = user; undo != it; undo = undo->parent)
-			atomic_dec(&undo->count[res]);
+			atomic_sub(n, &undo->count[res]);
 		return -ENOSPC;
 	}
 	return 0;
@@ -179,12 +201,15 @@ int rdma_mcm_user_charge(struct rdma_mcm_user *user, enum rdma_mcm_user_res res)
  * rdma_mcm_user_uncharge() - give back what rdma_mcm_user_charge() took
  * @user: the account
  * @res: what kind of object
+ * @n: how many
  */
 void rdma_mcm_user_uncharge(struct rdma_mcm_user *user,
-			    enum rdma_mcm_user_res res)
+			    enum rdma_mcm_user_res res, unsigned int n)
 {
+	if (!n)
+		return;
 	for (; user; user = user->parent)
-		WARN_ON_ONCE(atomic_dec_return(&user->count[res]) < 0);
+		WARN_ON_ONCE(atomic_sub_return(n, &user->count[res]) < 0);
 }
 
 /**
@@ -201,9 +226,11 @@ int rdma_mcm_user_live(void)
  * rdma_mcm_user_limits() - the per-user limits, for the netlink family
  * @contexts: set to max_user_contexts
  * @memberships: set to max_user_memberships
+ * @sources: set to max_user_sources
  */
-void rdma_mcm_user_limits(u32 *contexts, u32 *memberships)
+void rdma_mcm_user_limits(u32 *contexts, u32 *memberships, u32 *sources)
 {
 	*contexts = READ_ONCE(max_user_contexts);
 	*memberships = READ_ONCE(max_user_memberships);
+	*sources = READ_ONCE(max_user_sources);
 }

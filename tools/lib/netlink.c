@@ -606,6 +606,7 @@ static const char *const limit_names[] = {
 	[RDMA_MCM_LIMIT_FILE_CONTEXTS] = "file_contexts",
 	[RDMA_MCM_LIMIT_USER_MEMBERSHIPS] = "user_memberships",
 	[RDMA_MCM_LIMIT_USER_CONTEXTS] = "user_contexts",
+	[RDMA_MCM_LIMIT_USER_SOURCES] = "user_sources",
 };
 
 static const char *const usage_names[] = {

@@ -753,6 +753,8 @@ static void test_nl_strings(void)
 	CHECK(!strcmp(rdma_mcm_nl_counter_str(1000), "unknown"));
 	CHECK(!strcmp(rdma_mcm_nl_limit_str(RDMA_MCM_LIMIT_USER_CONTEXTS),
 		      "user_contexts"));
+	CHECK(!strcmp(rdma_mcm_nl_limit_str(RDMA_MCM_LIMIT_USER_SOURCES),
+		      "user_sources"));
 	CHECK(!strcmp(rdma_mcm_nl_usage_str(RDMA_MCM_USAGE_CM_IDS), "cm_ids"));
 	CHECK(!strcmp(rdma_mcm_nl_event_str(RDMA_MCM_NL_EV_DEVICE_LOST),
 		      "device-lost"));

@@ -280,6 +280,7 @@ enum rdma_mcm_nl_counter {
  * @RDMA_MCM_LIMIT_FILE_CONTEXTS: contexts per file
  * @RDMA_MCM_LIMIT_USER_MEMBERSHIPS: memberships per user
  * @RDMA_MCM_LIMIT_USER_CONTEXTS: contexts per user
+ * @RDMA_MCM_LIMIT_USER_SOURCES: sources of source-specific joins per user
  * @__RDMA_MCM_LIMIT_MAX: number of limits
  */
 enum rdma_mcm_nl_limit {
@@ -288,6 +289,7 @@ enum rdma_mcm_nl_limit {
 	RDMA_MCM_LIMIT_FILE_CONTEXTS,
 	RDMA_MCM_LIMIT_USER_MEMBERSHIPS,
 	RDMA_MCM_LIMIT_USER_CONTEXTS,
+	RDMA_MCM_LIMIT_USER_SOURCES,
 	__RDMA_MCM_LIMIT_MAX,
 };
 

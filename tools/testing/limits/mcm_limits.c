@@ -3,11 +3,13 @@
  * mcm_limits: the limits on what one user holds through /dev/rdma_mcm,
  * driven by tools/testing/vm/73-limits.sh, which checks what it prints.
  *
- * mcm_limits fill [--files F] [--max N] [--batch B] [--hold]
+ * mcm_limits fill [--files F] [--max N] [--batch B] [--sources S] [--hold]
  *                 [--report-after-release]
  *   opens F files with one context each on 192.0.2.2 (rxe1) and joins
  *   send-only groups round robin over them, B per BATCH_JOIN (1: one JOIN
- *   per call), until an entry fails or N are joined. Prints
+ *   per call), until an entry fails or N are joined. With S > 0 each join
+ *   is a full member's with S sources (198.51.100.1 .. S), a
+ *   source-specific join. Prints
  *     uid U / userns INODE       who it runs as, in which user namespace
  *     contexts C / ctx_error E   contexts made, the errno that stopped
  *                                CREATE_CTX (none)
@@ -49,6 +51,7 @@
 #include <rdma/rdma_mcm_abi.h>
 
 #define SRC_ADDR	"192.0.2.2"
+#define MAX_SOURCES	64
 #define MAX_FILES	64
 #define MAX_BATCH	1024
 #define SENTINEL	0x7eadbeef
@@ -91,7 +94,8 @@ static int create_ctx(int fd, uint32_t *ctx_id)
 }
 
 struct fill {
-	int files, max, batch, hold, report_late;
+	int files, max, batch, hold, report_late, nr_sources;
+	struct rdma_mcm_source sources[MAX_SOURCES];
 	int fd[MAX_FILES];
 	uint32_t ctx[MAX_FILES];
 	uint32_t next[MAX_FILES];	/* next group of each context */
@@ -101,6 +105,28 @@ struct fill {
 	int join_error;
 };
 
+/* The sources of every join: 198.51.100.1 and up */
+static void make_sources(struct fill *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr_sources; i++)
+		set_v4(s->sources[i].addr, &s->sources[i].addr_len,
+		       (198U << 24) | (51U << 16) | (100U << 8) | (i + 1));
+}
+
+/* A join's flags and sources: send-only, or full with the sources */
+static void join_of(const struct fill *s, __u32 *join_flags,
+		    __u64 *sources, __u32 *nr_sources,
+		    __u32 *source_size)
+{
+	*join_flags = s->nr_sources ? RDMA_MCM_JOIN_FULLMEMBER :
+				      RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
+	*sources = s->nr_sources ? (uintptr_t)s->sources : 0;
+	*nr_sources = s->nr_sources;
+	*source_size = s->nr_sources ? sizeof(s->sources[0]) : 0;
+}
+
 /* Join @n groups on file @f; returns 0 or the first failing errno */
 static int join_some(struct fill *s, int f, int n,
 		     struct rdma_mcm_join_entry *e)
@@ -108,11 +134,12 @@ static int join_some(struct fill *s, int f, int n,
 	struct rdma_mcm_batch b = { .entries = (uintptr_t)e,
 				    .ctx_id = s->ctx[f], .count = n,
 				    .entry_size = sizeof(*e) };
-	struct rdma_mcm_join j = { .ctx_id = s->ctx[f],
-				   .join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER };
+	struct rdma_mcm_join j = { .ctx_id = s->ctx[f] };
 	int i, err = 0;
 
 	if (s->batch == 1) {
+		join_of(s, &j.join_flags, &j.sources, &j.nr_sources,
+			&j.source_size);
 		set_v4(j.addr, &j.addr_len, group(++s->next[f]));
 		if (ioctl(s->fd[f], RDMA_MCM_IOC_JOIN, &j))
 			return errno;
@@ -121,7 +148,9 @@ static int join_some(struct fill *s, int f, int n,
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
-		e[i].join_flags = RDMA_MCM_JOIN_SENDONLY_FULLMEMBER;
+		e[i] = (struct rdma_mcm_join_entry){ 0 };
+		join_of(s, &e[i].join_flags, &e[i].sources, &e[i].nr_sources,
+			&e[i].source_size);
 		set_v4(e[i].addr, &e[i].addr_len, group(++s->next[f]));
 		e[i].result = SENTINEL;
 	}
@@ -302,11 +331,14 @@ int main(int argc, char **argv)
 		s.batch = arg_num(argc, argv, "--batch", 64);
 		s.hold = arg_flag(argc, argv, "--hold");
 		s.report_late = arg_flag(argc, argv, "--report-after-release");
+		s.nr_sources = arg_num(argc, argv, "--sources", 0);
 		if (s.files < 1 || s.files > MAX_FILES || s.batch < 1 ||
-		    s.batch > MAX_BATCH) {
-			fprintf(stderr, "mcm_limits: bad --files or --batch\n");
+		    s.batch > MAX_BATCH || s.nr_sources < 0 ||
+		    s.nr_sources > MAX_SOURCES) {
+			fprintf(stderr, "mcm_limits: bad --files, --batch or --sources\n");
 			return 2;
 		}
+		make_sources(&s);
 		return cmd_fill(&s);
 	}
 	if (argc >= 2 && !strcmp(argv[1], "killbatch"))

@@ -8,6 +8,9 @@
 #    across all files of a user, another user unaffected, a new user
 #    namespace not escaping them, closing giving the budget back, the
 #    per-file limits still first (ENOBUFS);
+#  - the sources of a user's source-specific joins (max_user_sources:
+#    ENOSPC, charged whole or not at all, any-source joins not charged,
+#    given back on close, reported by rdma-mcm stats);
 #  - the memory cgroup: an unprivileged user's joins in a cgroup of
 #    memory.max=64M stop with ENOMEM from the cgroup, rdma_mcm's own
 #    memory per membership is charged to it, and all of it is uncharged
@@ -64,7 +67,7 @@ slab_growth() {
 slab_size() { cat "/sys/kernel/slab/$1/slab_size" 2>/dev/null || echo 0; }
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 
-plan 38
+plan 43
 check "rdma_mcm loads" modprobe rdma_mcm
 ok "max_user_contexts defaults to 1024" [ "$(cat $P/max_user_contexts)" = 1024 ]
 ok "max_user_memberships defaults to 262144" [ "$(cat $P/max_user_memberships)" = 262144 ]
@@ -123,6 +126,25 @@ ok "the per-file limit still comes first: max_memberships=100 gives 100 ($(val j
 	filled $T/perfile 100 ENOBUFS
 echo 131072 > $P/max_memberships
 echo 262144 > $P/max_user_memberships
+
+# ---------------------------------------------------------- sources per user
+# each source-specific join holds a kernel socket and IGMP source lists
+# that the IP stack does not charge to the memory cgroup: bounded per user
+ok "max_user_sources defaults to 65536" [ "$(cat $P/max_user_sources)" = 65536 ]
+echo 105 > $P/max_user_sources
+as_user $NOBODY $BIN fill --files 2 --batch 1 --sources 10 > $T/src
+diag "uid $NOBODY, joins of 10 sources: $(tr '\n' ' ' < $T/src)"
+ok "max_user_sources=105: joins of 10 sources over 2 files stop at 10 ($(val joins $T/src)), then ENOSPC ($(val join_error $T/src)): 5 left are not 10" \
+	filled $T/src 10 ENOSPC
+as_user $NOBODY $BIN fill --files 1 --batch 8 --sources 10 > $T/src-batch
+ok "the same through BATCH_JOIN ($(val joins $T/src-batch), $(val join_error $T/src-batch)): closing gave the sources back" \
+	filled $T/src-batch 10 ENOSPC
+as_user $NOBODY $BIN fill --files 1 --max 50 > $T/src-any
+ok "any-source joins are not charged to it (50 joined, $(val join_error $T/src-any))" \
+	filled $T/src-any 50 none
+rdma-mcm stats > $T/stats
+ok "rdma-mcm stats reports the limit (user_sources 105)" grep -q ' user_sources 105\b' $T/stats
+echo 65536 > $P/max_user_sources
 ok "rdma_mcm's live objects are zero, no user account is left" wait_for 20 live_zero
 
 # ---------------------------------------------------------- memory cgroup

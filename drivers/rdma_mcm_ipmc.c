@@ -288,16 +288,19 @@ static int rdma_mcm_ipsock_join(struct rdma_mcm_ctx *ctx,
 	return 0;
 }
 
-/* An any-source membership: in a shared socket with room, or a new one */
+/*
+ * An any-source membership: in a shared socket of the netdev with room (a
+ * route context's ids may be on several netdevs), or a new one
+ */
 static int rdma_mcm_ipmc_hold_any(struct rdma_mcm_ctx *ctx,
 				  struct rdma_mcm_membership *mb, int ifindex)
 {
 	struct rdma_mcm_ipsock *ips;
 	int ret;
 
-	ips = list_first_entry_or_null(&ctx->ipsocks_free,
-				       struct rdma_mcm_ipsock, node);
-	if (ips && ips->ifindex == ifindex) {
+	list_for_each_entry(ips, &ctx->ipsocks_free, node) {
+		if (ips->ifindex != ifindex)
+			continue;
 		ret = rdma_mcm_ipsock_join(ctx, ips, mb);
 		/*
 		 * -ENOBUFS: the namespace allows the socket no more IPv4
@@ -308,6 +311,7 @@ static int rdma_mcm_ipmc_hold_any(struct rdma_mcm_ctx *ctx,
 			return ret;
 		ips->room = 0;
 		list_del_init(&ips->node);
+		break;
 	}
 	ips = rdma_mcm_ipsock_open(ctx, ifindex, RDMA_MCM_IPSOCK_GROUPS, &ret);
 	if (!ips)

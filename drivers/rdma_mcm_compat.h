@@ -11,7 +11,7 @@
 #include <linux/timer.h>
 
 /*
- * SLAB_NO_MERGE (6.4) keeps the membership cache visible under its own
+ * SLAB_NO_MERGE (6.5) keeps the membership cache visible under its own
  * name in /proc/slabinfo; on 6.1 the cache may be merged with another of
  * the same size, and only the module's own counters show leaks.
  */

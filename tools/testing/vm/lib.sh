@@ -153,9 +153,11 @@ mcast_mac_of() {
 # device (its multicast MAC is on the netdev). rxe never takes the MAC
 # away again (6.1, 6.12 and 7.2: rxe_detach_mcg() -> __rxe_destroy_mcg(),
 # no rxe_mcast_del()): only meaningful for a group not attached before.
+# The MACs are compared as strings: busybox awk takes 3333e8400002
+# (232.64.0.2's) for a number, 3333e8 * 10^400002, and compares numbers.
 qp_attached() {
 	awk -v dev="$1" -v mac="$(mcast_mac_of "$2")" \
-		'$2 == dev && $5 == mac { f = 1 } END { exit !f }' /proc/net/dev_mcast
+		'$2 == dev && $5 "" == mac "" { f = 1 } END { exit !f }' /proc/net/dev_mcast
 }
 
 # igmp_hex GROUP: an IPv4 group as /proc/net/igmp prints it
@@ -204,30 +206,55 @@ mcast_mac6_of() { echo "3333$(ipv6_hex "$1" | cut -c25-32)"; }
 # group's MAC is there once for the MLD membership and once for each rxe
 # multicast group a QP is attached to.
 dev_mcast_refs() {
-	awk -v dev="$1" -v mac="$2" '$2 == dev && $5 == mac { n = $3 } END { print n + 0 }' \
+	awk -v dev="$1" -v mac="$2" '$2 == dev && $5 "" == mac "" { n = $3 } END { print n + 0 }' \
 		/proc/net/dev_mcast
 }
 
+# mcfilter_text [-6]: /proc/net/mcfilter (mcfilter6 with -6) whole, as
+# tools/testing/abi/mcm_mcfilter.c reads it: the kernel lists a device
+# only from its newest group on, and only if that group has sources
+# (igmp_mcf_get_first()), so a plain read can hide every filter of veth0
+# or veth1 and make "no entry" a check that cannot fail. mcm_mcfilter
+# holds a source-specific probe on veth0 and veth1 while it reads, checks
+# that both probes are listed, and fails (so does this, and every reader
+# below) when the listing is not whole.
+MCM_MCFILTER=${MCM_MCFILTER:-/usr/libexec/rdma_mcm/bin/mcm_mcfilter}
+mcfilter_text() { "$MCM_MCFILTER" "$@"; }
+
 # mcfilter_of DEV GROUP SRC: "INC EXC" of the IPv4 source filter entry
-# (GROUP, SRC) on DEV in /proc/net/mcfilter; nothing when there is none
+# (GROUP, SRC) on DEV in /proc/net/mcfilter; nothing when there is none;
+# exit status 1 when the listing could not be read whole
 mcfilter_of() {
-	local g s IFS=.
+	local g s t IFS=.
 	set -- "$1" $2 $3
 	g=$(printf '0x%02x%02x%02x%02x' "$2" "$3" "$4" "$5")
 	s=$(printf '0x%02x%02x%02x%02x' "$6" "$7" "$8" "$9")
+	t=$(mcfilter_text) || return 1
 	awk -v dev="$1" -v g="$g" -v s="$s" \
-		'$2 == dev && $3 == g && $4 == s { print $5, $6 }' /proc/net/mcfilter
+		'$2 == dev && $3 == g && $4 == s { print $5, $6 }' <<< "$t"
 }
 # mcfilter6_of DEV GROUP SRC: the same for IPv6 (/proc/net/mcfilter6)
 mcfilter6_of() {
+	local t
+	t=$(mcfilter_text -6) || return 1
 	awk -v dev="$1" -v g="$(ipv6_hex "$2")" -v s="$(ipv6_hex "$3")" \
-		'$2 == dev && $3 == g && $4 == s { print $5, $6 }' /proc/net/mcfilter6
+		'$2 == dev && $3 == g && $4 == s { print $5, $6 }' <<< "$t"
 }
-# mcfilter_is DEV GROUP SRC "INC EXC" / mcfilter_none DEV GROUP SRC
-mcfilter_is() { [ "$(mcfilter_of "$1" "$2" "$3")" = "$4" ]; }
-mcfilter_none() { [ -z "$(mcfilter_of "$1" "$2" "$3")" ]; }
-mcfilter6_is() { [ "$(mcfilter6_of "$1" "$2" "$3")" = "$4" ]; }
-mcfilter6_none() { [ -z "$(mcfilter6_of "$1" "$2" "$3")" ]; }
+# mcfilter_is DEV GROUP SRC "INC EXC" / mcfilter_none DEV GROUP SRC (both
+# false when the listing could not be read whole)
+mcfilter_is() { local v; v=$(mcfilter_of "$1" "$2" "$3") && [ "$v" = "$4" ]; }
+mcfilter_none() { local v; v=$(mcfilter_of "$1" "$2" "$3") && [ -z "$v" ]; }
+mcfilter6_is() { local v; v=$(mcfilter6_of "$1" "$2" "$3") && [ "$v" = "$4" ]; }
+mcfilter6_none() { local v; v=$(mcfilter6_of "$1" "$2" "$3") && [ -z "$v" ]; }
+# mcfilter_count [-6] AWK-CONDITION: how many entries of the whole listing
+# match (e.g. '$3 ~ /^0xe83f/'); prints nothing and fails when it could
+# not be read whole, so '[ "$(mcfilter_count ...)" -eq 0 ]' fails too
+mcfilter_count() {
+	local t opt=
+	[ "$1" = -6 ] && { opt=-6; shift; }
+	t=$(mcfilter_text $opt) || return 1
+	awk "NR > 1 && ($1) { n++ } END { print n + 0 }" <<< "$t"
+}
 
 # sockets_used: /proc/net/sockstat's "sockets: used" (every socket of the
 # host, kernel sockets too)
@@ -255,26 +282,69 @@ sock_objects() {
 	awk '$1 == "sock_inode_cache" { print $2 }' /proc/slabinfo
 }
 
-# send_until_exit SRC GROUP PID COUNT: rdma-mcm bound to SRC sends COUNT
-# datagrams at a time to GROUP (send-only join, signalled: it waits for
-# every completion) until PID, a receiver that attached its QP before,
-# has what it waits for and exits. rxe may drop datagrams on a loaded
-# host (Documentation/bench.rst): what counts is what was sent and what
-# the receiver got. SENT: the datagrams rxe0 put on the wire meanwhile
-# (for a SRC of rxe0).
-send_until_exit() {
-	local runs=0 sent0 end=$(( $(date +%s) + 200 ))
+# send_counted SRC GROUP COUNT: rdma-mcm bound to SRC (an address of
+# rxe0) sends COUNT datagrams to GROUP, once (a send-only join; every send
+# signalled: it exits after its last completion). SENT: what rxe0 put on
+# the wire meanwhile (its sent_pkts, which rxe may count a moment after the
+# send's completion is on its way: waited for, at most 10 s). Fails unless
+# it is COUNT. Nothing is sent again: a receiver must get exactly SENT. rxe
+# does not drop on this path: the receivers post a buffer for every
+# datagram before they attach (rdma-mcm recv -c COUNT posts COUNT), veth
+# and the IP stack queue far more than COUNT, and rdma-mcm send waits for
+# its completions (only mckey's unsignalled sender, which exits at once,
+# ever lost datagrams: Documentation/bench.rst).
+_sent_since() { SENT=$(( $(rxe_counter rxe0 sent_pkts) - $1 )); [ "$SENT" -ge "$2" ]; }
+send_counted() {
+	local sent0 rc
 	sent0=$(rxe_counter rxe0 sent_pkts)
-	while kill -0 "$3" 2>/dev/null && [ "$(date +%s)" -lt $end ]; do
-		timeout 60 rdma-mcm -b "$1" send "$2" -c "$4" --send-only > /dev/null ||
-			return 1
-		runs=$((runs + 1))
-		wait_for 10 eval "! kill -0 $3 2>/dev/null" && break
-	done
-	SENT=$(( $(rxe_counter rxe0 sent_pkts) - sent0 ))
-	diag "rxe0 put $SENT datagrams from $1 to $2 on the wire in $runs rdma-mcm send run(s)"
-	wait_for 60 eval "! kill -0 $3 2>/dev/null"
+	timeout 60 rdma-mcm -b "$1" send "$2" -c "$3" --send-only > /dev/null
+	rc=$?
+	wait_for 10 _sent_since "$sent0" "$3"
+	diag "rxe0 put $SENT datagrams from $1 to $2 on the wire (rdma-mcm send -c $3: exit $rc)"
+	[ $rc -eq 0 ] && [ "$SENT" -eq "$3" ]
 }
+
+# recv_got FILE GROUP COUNT RC: a recv of COUNT datagrams exited RC 0 and
+# says it received all of them
+recv_got() { [ "$4" -eq 0 ] && grep -q "^received $2 count $3 of $3\$" "$1"; }
+
+# recv_wait PID SECONDS: wait for a receiver (rdma-mcm recv) to exit, at
+# most SECONDS (it may be waiting for datagrams that never come: then it
+# is killed, after the checks had their time). RC: its exit status.
+recv_wait() {
+	wait_for "$2" eval "! kill -0 $1 2>/dev/null" ||
+		{ echo "recv_wait: $1 still runs after $2 s: killed"; kill "$1"; }
+	wait "$1"
+	RC=$?
+}
+
+# snmp_of TABLE KEY: a counter of /proc/net/snmp or netstat, namespace-wide
+# (snmp_of Ip InReceives, snmp_of IpExt InMcastPkts)
+snmp_of() {
+	awk -v t="$1:" -v k="$2" '$1 == t { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 } else print $c[k] }' \
+		/proc/net/snmp /proc/net/netstat
+}
+# snmp6_of DEV KEY: a counter of DEV's IPv6 (/proc/net/dev_snmp6/DEV)
+snmp6_of() { awk -v k="$2" '$1 == k { print $2 }' "/proc/net/dev_snmp6/$1"; }
+
+# stop_jobs: kill what the script left running in the background (at exit
+# after a failure: a receiver or session still holding memberships would
+# fail the next test too)
+stop_jobs() {
+	local p
+	p=$(jobs -p)
+	[ -z "$p" ] && return 0
+	echo "stop_jobs: killing $p"
+	kill -KILL $p 2>/dev/null
+	wait $p 2>/dev/null
+	return 0
+}
+
+# at_exit CMD...: run CMD (eval) when the script exits, before the plan is
+# checked, whatever failed: cleanup that must not cascade into the next
+# test (addresses, sysctls). Output goes to the console.
+_ktap_at_exit=()
+at_exit() { _ktap_at_exit+=("$*"); }
 
 # skip DESC REASON: a KTAP SKIP of a check that cannot be made here (never
 # a pass: the judge counts it apart)
@@ -302,6 +372,11 @@ sniff_wait() { wait "$SNIFF_PID"; }
 soak_seconds() { echo "${MCM_SOAK:-$1}"; }
 
 _ktap_done() {
+	local c
+	for c in "${_ktap_at_exit[@]}"; do
+		echo "--- at exit: $c"
+		eval "$c"
+	done
 	if [ -n "$_ktap_plan" ] && [ "$_ktap_n" -ne "$_ktap_plan" ]; then
 		_ktap "# planned $_ktap_plan checks, ran $_ktap_n"
 		exit 1

@@ -38,6 +38,10 @@
  *                               joins (and batch entries) built with a
  *                               source array, held to the model, that
  *                               worked, that failed as the model said
+ *   ipv6 joined N               IPv6 members that QUERY or LIST
+ *                               reported joined, by rdma_mcm
+ *                               (JOINED_BY_MCM: an IPv6 group really
+ *                               joined on RoCE v2)
  *   calls N ok N failed N seconds S seed SEED violations N
  * COMMAND is VERSION ... SET_EVENTS, READ, POLL, UNKNOWN (a number the
  * module does not know), or BATCH_JOIN_ENTRY / BATCH_LEAVE_ENTRY (the
@@ -868,6 +872,7 @@ static unsigned long report(double seconds)
 		t->src_predicted += s->src_predicted;
 		t->src_ok += s->src_ok;
 		t->src_refused += s->src_refused;
+		t->v6_joined += s->v6_joined;
 		for (c = 0; c < NR_CMDS; c++) {
 			t->ok[c] += s->ok[c];
 			for (e = 0; e < MAX_ERRNO; e++) {
@@ -898,6 +903,7 @@ static unsigned long report(double seconds)
 	       t->records, t->src_predicted);
 	printf("sources built %lu predicted %lu joined %lu refused %lu\n",
 	       t->src_built, t->src_predicted, t->src_ok, t->src_refused);
+	printf("ipv6 joined %lu\n", t->v6_joined);
 	printf("calls %lu ok %lu failed %lu seconds %.1f seed %llu violations %lu\n",
 	       t->calls, ok, t->calls - ok, seconds,
 	       (unsigned long long)seed, t->violations);

@@ -178,6 +178,7 @@ struct stats {
 	unsigned long src_predicted;	/* results held to the sources model */
 	unsigned long src_ok;		/* source-specific joins that worked */
 	unsigned long src_refused;	/* ... refused as the model said */
+	unsigned long v6_joined;	/* IPv6 members joined by rdma_mcm */
 	unsigned long ok[NR_CMDS];
 	unsigned long err[NR_CMDS][MAX_ERRNO];
 	unsigned long raced[NR_CMDS][MAX_ERRNO];

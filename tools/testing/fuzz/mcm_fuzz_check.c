@@ -324,6 +324,10 @@ void check_member(struct worker *w, const char *what,
 		violated(w, "%s: handle %u of family %u, join flags %u: nr_sources %u flags 0x%x",
 			 what, m->handle, family, m->join_flags,
 			 m->nr_sources, m->flags);
+	/* an IPv6 group that rdma_mcm really joined on RoCE v2 */
+	if (family == AF_INET6 && m->state == RDMA_MCM_STATE_JOINED &&
+	    (m->flags & RDMA_MCM_MEMBER_JOINED_BY_MCM))
+		w->st->v6_joined++;
 }
 
 /* QUERY_CTX answered: the context asked for, where it is */

@@ -16,9 +16,11 @@
 # Documentation/uapi.rst's table; source-specific joins must have been
 # made, modelled, taken and refused. Contexts of IPv4 and of IPv6 (the
 # script adds 2001:db8:71::1 on veth0 and ::2 on veth1, and removes them):
-# IPv6 groups on RoCE v2 are rdma_mcm's own joins. Afterwards nothing may
+# IPv6 groups on RoCE v2 are rdma_mcm's own joins, and some must have been
+# joined (QUERY or LIST said joined, by rdma_mcm). Afterwards nothing may
 # be left: no live object, no membership in the slab, no IGMP or MLD group
-# of the pool nor a source filter of one, and the module unloads. The host
+# of the pool nor a source filter of one (mcfilter and mcfilter6 read
+# whole: lib.sh, mcfilter_text), and the module unloads. The host
 # fails the run on any WARNING, BUG, Oops, KASAN or lockdep report on the
 # console.
 
@@ -44,13 +46,12 @@ pool_in_igmp() {
 		grep -q ' ff0e00000000000000000000007700' /proc/net/igmp6 2>/dev/null
 }
 no_pool_group() { ! pool_in_igmp; }
-# a source filter of a pool group (mcfilter prints 239.77.0.5 as 0xef4d0005)
-pool_filtered() {
-	awk '$3 ~ /^0xef4d00[0-3][0-9a-f]$/ { f = 1 } END { exit !f }' /proc/net/mcfilter ||
-		awk 'index($3, "ff0e00000000000000000000007700") == 1 { f = 1 } END { exit !f }' \
-			/proc/net/mcfilter6 2>/dev/null
+# no source filter of a pool group (mcfilter prints 239.77.0.5 as
+# 0xef4d0005), in listings read whole (a failed reading fails this)
+no_pool_filter() {
+	[ "$(mcfilter_count '$3 ~ /^0xef4d00[0-3][0-9a-f]$/')" -eq 0 ] &&
+		[ "$(mcfilter_count -6 'index($3, "ff0e00000000000000000000007700") == 1')" -eq 0 ]
 }
-no_pool_filter() { ! pool_filtered; }
 # sources KEY: a count of the fuzzer's "sources ..." line
 sources() { awk -v k="$1" '$1 == "sources" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' $OUT; }
 sources_modelled() {
@@ -86,7 +87,7 @@ fuzz() {
 		--src 192.0.2.1 --src 192.0.2.2 --src $V6_0 --src $V6_1 > $OUT
 }
 
-plan 18
+plan 19
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "IPv6 sources $V6_0 on veth0 and $V6_1 on veth1, in rxe0's and rxe1's GID tables" v6_up
 check "mcm_fuzz: $CALLS calls (at most ${LIMIT} s) exits 0" fuzz
@@ -95,6 +96,7 @@ secs=$(summary 8)
 diag "$(grep '^calls ' $OUT)"
 diag "$(grep '^checked ' $OUT)"
 diag "$(grep '^sources ' $OUT)"
+diag "$(grep '^ipv6 ' $OUT)"
 [ -n "$calls" ] && [ -n "$secs" ] &&
 	diag "$(awk -v n="$calls" -v s="$secs" 'BEGIN { printf "%.0f calls/s", (s > 0 ? n / s : 0) }')"
 while read -r line; do diag "$line"; done < <(grep -E '^(violation:|ok|errno|raced) ' $OUT)
@@ -111,6 +113,9 @@ ok "SET_EVENTS succeeded ($(ok_count SET_EVENTS)) and refused bad sizes and rese
 	set_events_both
 ok "source arrays were held to the model: $(grep '^sources ' $OUT | cut -d' ' -f2-)" \
 	sources_modelled
+v6=$(awk '$1 == "ipv6" && $2 == "joined" { print $3 }' $OUT)
+ok "IPv6 groups were joined on RoCE v2: QUERY or LIST said joined, by rdma_mcm (${v6:-none})" \
+	[ "${v6:-0}" -gt 0 ]
 check "every errno is one Documentation/uapi.rst lists" errnos_documented $OUT
 ok "rdma_mcm's live objects are zero after exit" wait_for 10 live_zero
 slab_check "/proc/slabinfo: no rdma_mcm_membership object is active"

@@ -2,14 +2,19 @@
 /*
  * mcm_abi_test: IPv6 groups on RoCE v2, which rdma_mcm joins itself.
  *
- * With 2001:db8:6::2 on veth1 (added and removed here): a full, a
- * send-only and a source-specific join of IPv6 groups on RoCE v2 work,
- * with RDMA_MCM_MEMBER_JOINED_BY_MCM, alone and in a batch; MLD
- * (/proc/net/igmp6) and the MLDv2 filter (/proc/net/mcfilter6) come and
- * go with them; the errnos of IPv6 sources; an IPv4 group on an IPv6
- * context is EINVAL.
+ * With 2001:db8:6::2 on veth1 (added and removed here; a failure to add
+ * it, rxe1 not listing it as a RoCE v2 GID within 20 s, or CREATE_CTX
+ * failing on it is a failure, never a skip): the context is bound to it
+ * (QUERY_CTX); a full, a send-only and a source-specific join of IPv6
+ * groups on RoCE v2 work, with RDMA_MCM_MEMBER_JOINED_BY_MCM, alone and
+ * in a batch; JOINED's address handle: hop limit 64, traffic class, flow
+ * label and SL 0; MLD (/proc/net/igmp6) and the MLDv2 filter
+ * (/proc/net/mcfilter6) come and go with them, close() taking the rest
+ * before it returns; the errnos of IPv6 sources; an IPv4 group on an
+ * IPv6 context is EINVAL.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -37,24 +42,62 @@ static int v6_ctx(int fd, uint32_t *ctx_id)
 	return ret;
 }
 
-/* Does rxe1's GID table list @gid (as sysfs prints it)? */
+/*
+ * Does rxe1's GID table list @gid (as sysfs prints it) as a RoCE v2 GID?
+ * Every entry of the table (ports/1/gids/N: the table's size is the
+ * device's), not only the first ones.
+ */
 static int rxe1_has_gid(const char *gid)
 {
-	char path[96], line[64];
-	int i, found = 0;
+	static const char dir[] = "/sys/class/infiniband/rxe1/ports/1";
+	char path[384], line[64], type[32];
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
 	FILE *f;
 
-	for (i = 0; i < 32 && !found; i++) {
-		snprintf(path, sizeof(path),
-			 "/sys/class/infiniband/rxe1/ports/1/gids/%d", i);
+	snprintf(path, sizeof(path), "%s/gids", dir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/gids/%s", dir, de->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
 		found = fgets(line, sizeof(line), f) &&
 			!strncmp(line, gid, strlen(gid));
 		fclose(f);
+		if (!found)
+			continue;
+		snprintf(path, sizeof(path), "%s/gid_attrs/types/%s", dir,
+			 de->d_name);
+		f = fopen(path, "r");
+		found = f && fgets(type, sizeof(type), f) &&
+			!strcmp(type, "RoCE v2\n");
+		if (f)
+			fclose(f);
 	}
+	closedir(d);
 	return found;
+}
+
+/* QUERY_CTX: the context's bound source is @addr (IPv6), on rxe1 port 1 */
+static int ctx_src_is(int fd, uint32_t c, const char *addr)
+{
+	struct rdma_mcm_query_ctx q = { .ctx_id = c };
+	struct sockaddr_in6 s6, want = { .sin6_family = AF_INET6 };
+
+	if (ioctl(fd, RDMA_MCM_IOC_QUERY_CTX, &q) ||
+	    q.src_len != sizeof(s6) || q.port_num != 1 ||
+	    strcmp(q.dev_name, "rxe1"))
+		return 0;
+	memcpy(&s6, q.src, sizeof(s6));
+	inet_pton(AF_INET6, addr, &want.sin6_addr);
+	return s6.sin6_family == AF_INET6 &&
+	       !memcmp(&s6.sin6_addr, &want.sin6_addr, sizeof(want.sin6_addr));
 }
 
 static void v6_join_arg(struct rdma_mcm_join *j, uint32_t ctx,
@@ -146,34 +189,35 @@ void test_v6_roce(void)
 	struct rdma_mcm_join j;
 	uint32_t c, h1, h2, h3;
 	double t0;
-	int fd, ret, ok, i;
+	int fd, ret, ok;
 
 	printf("    # IPv6 groups on RoCE v2, joined by rdma_mcm\n");
+	/*
+	 * Every bench kernel has IPv6 and rxe's RoCE v2 GIDs: a step that
+	 * fails here is a failure (the checks after it are not made, and the
+	 * run fails with it), never a skip.
+	 */
 	if (run_cmd(add)) {
-		skip("no IPv6 address could be added to veth1",
-		     "IPv6 groups on RoCE v2");
+		report(0, "ip -6 addr add %s/64 dev veth1 nodad", V6_SRC);
 		return;
 	}
 	fd = open_dev();
 	/* rxe1 takes the address's GID from a work item: wait for it */
 	t0 = now();
-	ret = -1;
-	while (now() - t0 < 20) {
-		if (rxe1_has_gid(V6_GID)) {
-			ret = v6_ctx(fd, &c);
-			if (!ret)
-				break;
-		}
+	while (!(ok = rxe1_has_gid(V6_GID)) && now() - t0 < 20)
 		usleep(100000);
-	}
+	report(ok, "rxe1 lists [%s] as a RoCE v2 GID (%.1f s after the address)",
+	       V6_SRC, now() - t0);
+	ret = ok ? v6_ctx(fd, &c) : -1;
+	report(!ret, "CREATE_CTX on [%s] (veth1, rxe1), its GID in rxe1's table (%s)",
+	       V6_SRC, ret ? errname(errno) : "success");
 	if (ret) {
-		skip("rxe1 never took the IPv6 address",
-		     "IPv6 groups on RoCE v2 (CREATE_CTX: %s)", errname(errno));
 		close(fd);
 		run_cmd(del);
 		return;
 	}
-	report(1, "CREATE_CTX on [%s] (veth1, rxe1), its GID in rxe1's table",
+	report(ctx_src_is(fd, c, V6_SRC),
+	       "QUERY_CTX: bound to [%s] on rxe1 port 1 (the address handles' source GID)",
 	       V6_SRC);
 
 	v6_join_arg(&j, c, "ff0e::6:1", 0, NULL, 0);
@@ -184,9 +228,18 @@ void test_v6_roce(void)
 	ok = joined_event(fd, h1, &ev);
 	report(ok && mgid_is(ev.mgid, "ff0e::6:1") && !memcmp(ev.dgid, ev.mgid, 16) &&
 	       ev.qkey == 0x01234567 && ev.is_global && ev.port_num == 1 &&
-	       ev.hop_limit == 64 && !ev.mlid,
-	       "... JOINED: MGID and DGID ff0e::6:1, Q_Key 0x01234567, port 1, hop limit 64 (got %u)",
-	       ev.hop_limit);
+	       !ev.mlid,
+	       "... JOINED: MGID and DGID ff0e::6:1, Q_Key 0x01234567, port 1, global, no MLID");
+	/*
+	 * The address handle as rdma_cm makes one for an IPv4 group on RoCE
+	 * v2: hop limit 64, traffic class and flow label 0, SL 0 (the source
+	 * GID is the context's bound address's: QUERY_CTX above; the event
+	 * does not carry its index)
+	 */
+	report(ok && ev.hop_limit == 64 && !ev.traffic_class &&
+	       !ev.flow_label && !ev.sl,
+	       "... JOINED: hop limit 64, traffic class 0, flow label 0, SL 0 (got %u, %u, %u, %u)",
+	       ev.hop_limit, ev.traffic_class, ev.flow_label, ev.sl);
 	report(query_src(fd, c, h1, 0, BY, &m) &&
 	       m.state == RDMA_MCM_STATE_JOINED && mgid_is(m.mgid, "ff0e::6:1"),
 	       "... QUERY: joined, MGID ff0e::6:1, JOINED_BY_MCM");
@@ -257,10 +310,10 @@ void test_v6_roce(void)
 	       "LEAVE takes the MLD membership and the filters away");
 	expect_errno(join(fd, c, "239.6.12.1", 0, 0, NULL), EINVAL,
 		     "JOIN of an IPv4 group on an IPv6 context");
+	/* the file's release leaves every membership before close() returns */
 	close(fd);
-	for (i = 0, ok = 1; i < 10 && (ok = igmp6_lists("veth1", "ff0e::6:5")); i++)
-		usleep(100000);
-	report(!ok && filters6_of("ff0e00000000000000000000000600") == 0,
+	report(igmp6_lists("veth1", "ff0e::6:5") == 0 &&
+	       filters6_of("ff0e00000000000000000000000600") == 0,
 	       "close() takes the rest: no ff0e::6:x in /proc/net/igmp6 or mcfilter6");
 	report(!run_cmd(del), "the IPv6 address is removed from veth1");
 }

@@ -23,6 +23,10 @@
  *   mcm_abi_heal.c       healing and route contexts, QUERY_CTX; rxe1
  *                        deleted and added again under a healing context
  *   mcm_abi_util.c       KTAP reporting and small helpers
+ *
+ * mcm_mcfilter.c, in the same directory, is a program of its own: the VM
+ * tests read /proc/net/mcfilter(6) whole through it (tools/testing/vm/
+ * lib.sh), with a probe as mcm_abi_procnet.c's on veth0 and veth1.
  */
 #ifndef _MCM_ABI_H
 #define _MCM_ABI_H

@@ -26,6 +26,8 @@
 #include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/hashtable.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -157,16 +159,43 @@ void rdma_mcm_user_put(struct rdma_mcm_user *user)
 	mutex_unlock(&rdma_mcm_users_lock);
 }
 
+/* The limit of @res, at most INT_MAX: the counts are atomic_t. */
 static unsigned int rdma_mcm_user_max(enum rdma_mcm_user_res res)
 {
+	unsigned int max;
+
 	switch (res) {
 	case RDMA_MCM_USER_CONTEXTS:
-		return READ_ONCE(max_user_contexts);
+		max = READ_ONCE(max_user_contexts);
+		break;
 	case RDMA_MCM_USER_MEMBERSHIPS:
-		return READ_ONCE(max_user_memberships);
+		max = READ_ONCE(max_user_memberships);
+		break;
+	case RDMA_MCM_USER_SOURCES:
+		max = READ_ONCE(max_user_sources);
+		break;
 	default:
-		return READ_ONCE(max_user_sources);
+		WARN_ON_ONCE(1);
+		return 0;
 	}
+	return min_t(unsigned int, max, INT_MAX);
+}
+
+/*
+ * Add @n to @count unless that takes it beyond @max: a charge that does
+ * not fit never shows in the count, so it cannot make a concurrent charge
+ * that fits fail.
+ */
+static bool rdma_mcm_user_add_within(atomic_t *count, unsigned int n,
+				     unsigned int max)
+{
+	int old = atomic_read(count);
+
+	do {
+		if (n > max || old < 0 || (unsigned int)old > max - n)
+			return false;
+	} while (!atomic_try_cmpxchg(count, &old, old + n));
+	return true;
 }
 
 /**
@@ -187,9 +216,8 @@ int rdma_mcm_user_charge(struct rdma_mcm_user *user,
 	if (!n)
 		return 0;
 	for (it = user; it; it = it->parent) {
-		if ((unsigned int)atomic_add_return(n, &it->count[res]) <= max)
+		if (rdma_mcm_user_add_within(&it->count[res], n, max))
 			continue;
-		atomic_sub(n, &it->count[res]);
 		for (undo = user; undo != it; undo = undo->parent)
 			atomic_sub(n, &undo->count[res]);
 		return -ENOSPC;

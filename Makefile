@@ -79,7 +79,7 @@ kunit:
 
 vm:
 	@scripts/deps
-	@scripts/vm-run
+	@scripts/vm-run --jobs "$${RDMA_MCM_VM_JOBS:-2}"
 
 shell:
 	@scripts/deps

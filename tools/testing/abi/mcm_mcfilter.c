@@ -18,7 +18,9 @@
  * which makes it the device's newest group, with a source. It then checks
  * that the listing shows each probe: a device whose probe is listed has
  * all its groups listed (the walk takes a device from the head of its
- * list). The probes' own lines are not printed.
+ * list). The probes' own lines are not printed. A probe is found by the
+ * Idx column (the IFACE's ifindex), not by the Device one: the kernel
+ * prints that with "%6.6s", a name cut to six characters.
  *
  * Exit status: 0 with the listing on stdout (header included); 1 when a
  * probe could not be made, the file not read, or a probe is missing from
@@ -41,8 +43,11 @@
 
 static const char *prog = "mcm_mcfilter";
 
-/* A socket with a source-specific join of the probe on @ifname, or -1 */
-static int probe_open(int family, const char *ifname)
+/*
+ * A socket with a source-specific join of the probe on @ifname, or -1;
+ * @ifname's index in *@ifindex (0 when there is no such interface)
+ */
+static int probe_open(int family, const char *ifname, unsigned int *ifindex)
 {
 	struct group_source_req gsr = { 0 };
 	struct sockaddr_in6 *g6 = (struct sockaddr_in6 *)&gsr.gsr_group;
@@ -52,6 +57,7 @@ static int probe_open(int family, const char *ifname)
 	int fd;
 
 	gsr.gsr_interface = if_nametoindex(ifname);
+	*ifindex = gsr.gsr_interface;
 	if (!gsr.gsr_interface) {
 		fprintf(stderr, "%s: %s: %s\n", prog, ifname, strerror(errno));
 		return -1;
@@ -110,6 +116,7 @@ int main(int argc, char **argv)
 	const char *ifaces[MAX_IFACES];
 	char line[512], dev[64], g[64], s[64], pg[64], ps[64];
 	int fds[MAX_IFACES], seen[MAX_IFACES] = { 0 };
+	unsigned int ifindex[MAX_IFACES];
 	int family = AF_INET, n = 0, i, idx, ret = 0;
 	FILE *f;
 
@@ -129,7 +136,7 @@ int main(int argc, char **argv)
 		for (; n < 2; n++)
 			ifaces[n] = dflt[n];
 	for (i = 0; i < n; i++) {
-		fds[i] = probe_open(family, ifaces[i]);
+		fds[i] = probe_open(family, ifaces[i], &ifindex[i]);
 		if (fds[i] < 0)
 			ret = 1;
 	}
@@ -140,11 +147,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
 		ret = 1;
 	}
+	/* rows "Idx Device MCA SRC INC EXC"; Device is cut to 6 characters */
 	while (f && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%d %63s %63s %63s", &idx, dev, g, s) == 4 &&
 		    !strcmp(g, pg) && !strcmp(s, ps)) {
 			for (i = 0; i < n; i++)
-				seen[i] |= !strcmp(dev, ifaces[i]);
+				seen[i] |= idx >= 0 && (unsigned int)idx == ifindex[i];
 			continue;
 		}
 		fputs(line, stdout);

@@ -223,22 +223,29 @@ mcfilter_text() { "$MCM_MCFILTER" "$@"; }
 
 # mcfilter_of DEV GROUP SRC: "INC EXC" of the IPv4 source filter entry
 # (GROUP, SRC) on DEV in /proc/net/mcfilter; nothing when there is none;
-# exit status 1 when the listing could not be read whole
+# exit status 1 when the listing could not be read whole or DEV has no
+# ifindex. Rows are "Idx Device MCA SRC INC EXC": DEV is matched by its
+# ifindex (Idx), since the kernel cuts Device to six characters ("%6.6s");
+# group and source are compared as strings (busybox awk takes hex digits
+# that look like a number for one).
 mcfilter_of() {
-	local g s t IFS=.
+	local g s t i IFS=.
 	set -- "$1" $2 $3
 	g=$(printf '0x%02x%02x%02x%02x' "$2" "$3" "$4" "$5")
 	s=$(printf '0x%02x%02x%02x%02x' "$6" "$7" "$8" "$9")
+	i=$(cat "/sys/class/net/$1/ifindex") && [ -n "$i" ] || return 1
 	t=$(mcfilter_text) || return 1
-	awk -v dev="$1" -v g="$g" -v s="$s" \
-		'$2 == dev && $3 == g && $4 == s { print $5, $6 }' <<< "$t"
+	awk -v idx="$i" -v g="$g" -v s="$s" \
+		'$1 "" == idx "" && $3 "" == g "" && $4 "" == s "" { print $5, $6 }' <<< "$t"
 }
-# mcfilter6_of DEV GROUP SRC: the same for IPv6 (/proc/net/mcfilter6)
+# mcfilter6_of DEV GROUP SRC: the same for IPv6 (/proc/net/mcfilter6, rows
+# "%3d %6.6s GROUP SOURCE INC EXC" as well)
 mcfilter6_of() {
-	local t
+	local t i
+	i=$(cat "/sys/class/net/$1/ifindex") && [ -n "$i" ] || return 1
 	t=$(mcfilter_text -6) || return 1
-	awk -v dev="$1" -v g="$(ipv6_hex "$2")" -v s="$(ipv6_hex "$3")" \
-		'$2 == dev && $3 == g && $4 == s { print $5, $6 }' <<< "$t"
+	awk -v idx="$i" -v g="$(ipv6_hex "$2")" -v s="$(ipv6_hex "$3")" \
+		'$1 "" == idx "" && $3 "" == g "" && $4 "" == s "" { print $5, $6 }' <<< "$t"
 }
 # mcfilter_is DEV GROUP SRC "INC EXC" / mcfilter_none DEV GROUP SRC (both
 # false when the listing could not be read whole)

@@ -111,7 +111,7 @@ ok "rdma-mcm joins that same group $G on this kernel: joined, igmp6 lists it on 
 	wait_for 30 c_joined
 echo quit >&7
 exec 7>&-
-wait $cpid
+wait_exit $cpid 30
 rc=$?
 cat $T/c.out
 c_left() { [ "$1" -eq 0 ] && grep -q "^left $G " $T/c.out && wait_for 10 not_in_igmp6 veth1 $G; }
@@ -208,7 +208,7 @@ ok "show: $GS is send-only, joined by rdma_mcm" \
 
 echo quit >&7
 exec 7>&-
-wait $spid
+wait_exit $spid 30
 rc=$?
 cat $T/s.out
 quit_clean() { not_in_igmp6 veth1 $G2 && not_in_igmp6 veth1 $GF; }

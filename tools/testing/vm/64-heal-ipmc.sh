@@ -273,7 +273,7 @@ for s in a b c; do
 done
 rcs=
 for s in a b c; do
-	wait "${PID[$s]}"
+	wait_exit "${PID[$s]}" 30
 	rcs="$rcs$?"
 	fd=${FD[$s]}
 	exec {fd}>&-

@@ -289,6 +289,24 @@ sock_objects() {
 	awk '$1 == "sock_inode_cache" { print $2 }' /proc/slabinfo
 }
 
+# sock_objects_settled: sock_objects once two readings 0.5 s apart agree
+# (at most 10 s; the last reading then). A socket closed just before (an
+# mcfilter reading's probes, mcm_mcfilter) leaves sock_inode_cache only
+# after an RCU grace period: a baseline read at once could count it, and
+# a later "back to the baseline" check then pass with a socket leaked.
+sock_objects_settled() {
+	local prev cur n=0
+	prev=$(sock_objects)
+	while [ $n -lt 20 ]; do
+		sleep 0.5
+		cur=$(sock_objects)
+		[ "$cur" = "$prev" ] && break
+		prev=$cur
+		n=$((n + 1))
+	done
+	echo "$prev"
+}
+
 # send_counted SRC GROUP COUNT: rdma-mcm bound to SRC (an address of
 # rxe0) sends COUNT datagrams to GROUP, once (a send-only join; every send
 # signalled: it exits after its last completion). SENT: what rxe0 put on
@@ -323,6 +341,32 @@ recv_wait() {
 		{ echo "recv_wait: $1 still runs after $2 s: killed"; kill "$1"; }
 	wait "$1"
 	RC=$?
+}
+
+# wait_exit PID SECONDS: wait for a background process (a session told to
+# quit) to exit, at most SECONDS, polling every 0.1 s; its exit status.
+# One still running then is killed (SIGKILL; reaped if it goes within 5 s
+# more) and the status is 124: the caller's check fails instead of the
+# script blocking in 'wait' until the runner kills the guest (losing the
+# remaining checks and the at_exit cleanup).
+wait_exit() {
+	local pid=$1 n=$(( $2 * 10 ))
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $n -le 0 ]; then
+			echo "wait_exit: $pid still runs after $2 s: killed"
+			kill -KILL "$pid" 2>/dev/null
+			n=50
+			while kill -0 "$pid" 2>/dev/null && [ $n -gt 0 ]; do
+				sleep 0.1
+				n=$((n - 1))
+			done
+			kill -0 "$pid" 2>/dev/null || wait "$pid" 2>/dev/null
+			return 124
+		fi
+		sleep 0.1
+		n=$((n - 1))
+	done
+	wait "$pid"
 }
 
 # snmp_of TABLE KEY: a counter of /proc/net/snmp or netstat, namespace-wide

@@ -131,7 +131,8 @@ static void test_parse_stats(void)
 	check_counters(&st.cnt, 1000);
 	CHECK(st.limits[RDMA_MCM_LIMIT_FILE_MEMBERSHIPS] == 1000);
 	CHECK(st.limits[RDMA_MCM_LIMIT_USER_CONTEXTS] == 4000);
-	CHECK(st.limits_present == 0x1e);
+	CHECK(st.limits[RDMA_MCM_LIMIT_USER_SOURCES] == 5000);
+	CHECK(st.limits_present == 0x3e);
 	CHECK(st.usage[RDMA_MCM_USAGE_MEMBERSHIPS] == 5 &&
 	      st.usage[RDMA_MCM_USAGE_CONTEXTS] == 3);
 	CHECK(st.events_lost == 42);

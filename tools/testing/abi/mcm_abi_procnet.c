@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "mcm_abi.h"
+#include "mcm_probe.h"
 
 /*
  * /proc/net/mcfilter and mcfilter6 start each device's listing at its
@@ -31,33 +32,13 @@
 
 static int probe_open(int family)
 {
-	struct group_source_req gsr = { .gsr_interface = if_nametoindex("veth1") };
-	struct sockaddr_in6 *g6 = (struct sockaddr_in6 *)&gsr.gsr_group;
-	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&gsr.gsr_source;
-	struct sockaddr_in *g4 = (struct sockaddr_in *)&gsr.gsr_group;
-	struct sockaddr_in *s4 = (struct sockaddr_in *)&gsr.gsr_source;
-	int fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int fd = mcm_probe_join(family, if_nametoindex("veth1"),
+				family == AF_INET ? PROBE4 : PROBE6,
+				family == AF_INET ? PROBE4_SRC : PROBE6_SRC);
 
 	if (fd < 0)
-		return -1;
-	if (family == AF_INET) {
-		g4->sin_family = AF_INET;
-		s4->sin_family = AF_INET;
-		inet_pton(AF_INET, PROBE4, &g4->sin_addr);
-		inet_pton(AF_INET, PROBE4_SRC, &s4->sin_addr);
-	} else {
-		g6->sin6_family = AF_INET6;
-		s6->sin6_family = AF_INET6;
-		inet_pton(AF_INET6, PROBE6, &g6->sin6_addr);
-		inet_pton(AF_INET6, PROBE6_SRC, &s6->sin6_addr);
-	}
-	if (setsockopt(fd, family == AF_INET ? IPPROTO_IP : IPPROTO_IPV6,
-		       MCAST_JOIN_SOURCE_GROUP, &gsr, sizeof(gsr))) {
 		printf("    # the probe of /proc/net/mcfilter%s: %s\n",
 		       family == AF_INET ? "" : "6", strerror(errno));
-		close(fd);
-		return -1;
-	}
 	return fd;
 }
 

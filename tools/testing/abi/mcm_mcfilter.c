@@ -35,6 +35,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "mcm_probe.h"
+
 #define PROBE4		"239.254.77.77"
 #define PROBE4_SRC	"192.0.2.254"
 #define PROBE6		"ff0e::fe:77"
@@ -49,42 +51,19 @@ static const char *prog = "mcm_mcfilter";
  */
 static int probe_open(int family, const char *ifname, unsigned int *ifindex)
 {
-	struct group_source_req gsr = { 0 };
-	struct sockaddr_in6 *g6 = (struct sockaddr_in6 *)&gsr.gsr_group;
-	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&gsr.gsr_source;
-	struct sockaddr_in *g4 = (struct sockaddr_in *)&gsr.gsr_group;
-	struct sockaddr_in *s4 = (struct sockaddr_in *)&gsr.gsr_source;
 	int fd;
 
-	gsr.gsr_interface = if_nametoindex(ifname);
-	*ifindex = gsr.gsr_interface;
-	if (!gsr.gsr_interface) {
+	*ifindex = if_nametoindex(ifname);
+	if (!*ifindex) {
 		fprintf(stderr, "%s: %s: %s\n", prog, ifname, strerror(errno));
 		return -1;
 	}
-	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		fprintf(stderr, "%s: socket: %s\n", prog, strerror(errno));
-		return -1;
-	}
-	if (family == AF_INET) {
-		g4->sin_family = AF_INET;
-		s4->sin_family = AF_INET;
-		inet_pton(AF_INET, PROBE4, &g4->sin_addr);
-		inet_pton(AF_INET, PROBE4_SRC, &s4->sin_addr);
-	} else {
-		g6->sin6_family = AF_INET6;
-		s6->sin6_family = AF_INET6;
-		inet_pton(AF_INET6, PROBE6, &g6->sin6_addr);
-		inet_pton(AF_INET6, PROBE6_SRC, &s6->sin6_addr);
-	}
-	if (setsockopt(fd, family == AF_INET ? IPPROTO_IP : IPPROTO_IPV6,
-		       MCAST_JOIN_SOURCE_GROUP, &gsr, sizeof(gsr))) {
+	fd = mcm_probe_join(family, *ifindex,
+			    family == AF_INET ? PROBE4 : PROBE6,
+			    family == AF_INET ? PROBE4_SRC : PROBE6_SRC);
+	if (fd < 0)
 		fprintf(stderr, "%s: the probe on %s: %s\n", prog, ifname,
 			strerror(errno));
-		close(fd);
-		return -1;
-	}
 	return fd;
 }
 

@@ -77,11 +77,6 @@ has() {
 RXE_KEEPS="rxe_detach_mcg() -> __rxe_destroy_mcg() never calls rxe_mcast_del()"
 mac_refs_at_most() { [ "$(mac_refs "$1")" -le "$2" ]; }
 
-ulp_cleanup() {
-	[ -e $CTL ] || return 0
-	echo close > $CTL 2>/dev/null
-	rmmod rdma_mcm_test_ulp
-}
 at_exit stop_jobs
 at_exit ulp_cleanup
 at_exit bench_ipv6_down

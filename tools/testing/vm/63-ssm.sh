@@ -115,11 +115,6 @@ family() {
 
 # cleanup whatever happens: the extra sources, the IPv6 addresses, what
 # runs in the background, the test ULP
-ulp_cleanup() {
-	[ -e $CTL ] || return 0
-	echo close > $CTL 2>/dev/null
-	rmmod rdma_mcm_test_ulp
-}
 at_exit stop_jobs
 at_exit ulp_cleanup
 at_exit "ip addr del $S4X/24 dev veth0 2>/dev/null"

@@ -397,6 +397,15 @@ stop_jobs() {
 _ktap_at_exit=()
 at_exit() { _ktap_at_exit+=("$*"); }
 
+# ulp_cleanup: close the test ULP's memberships and unload it, if loaded
+# (an at_exit step of the tests that drive it)
+ulp_cleanup() {
+	local ctl=/sys/kernel/debug/rdma_mcm_test_ulp/control
+	[ -e $ctl ] || return 0
+	echo close > $ctl 2>/dev/null
+	rmmod rdma_mcm_test_ulp
+}
+
 # skip DESC REASON: a KTAP SKIP of a check that cannot be made here (never
 # a pass: the judge counts it apart)
 skip() {

@@ -6,6 +6,7 @@
 #include <kunit/test.h>
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/jhash.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
@@ -124,6 +125,12 @@ bool mcm_fake_is_ib(struct mcm_fake *fake, struct ib_device *dev)
 	int idx = mcm_fake_dev_idx(fake, dev);
 
 	return idx >= 0 && fake->ib[idx];
+}
+
+/* join_hash's key: the id and the group's address */
+static u32 fake_join_key(struct mcm_fake_id *fid, const struct sockaddr *addr)
+{
+	return jhash(addr, rdma_addr_size(addr), hash_ptr(fid, 32));
 }
 
 static struct mcm_fake_join *fake_first_live_join(struct mcm_fake *fake,
@@ -364,6 +371,8 @@ static int fake_join(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
 	join->join_state = join_state;
 	join->context = context;
 	list_add_tail(&join->node, &fake->joins);
+	hash_add(fake->join_hash, &join->hnode,
+		 fake_join_key(join->fid, addr));
 	/* cma_iboe_join_multicast(): IGMP for a full IPv4 member, RoCE v2 */
 	if (addr->sa_family == AF_INET && !mcm_fake_is_ib(fake, id->device) &&
 	    !fake->roce_v1[mcm_fake_dev_idx(fake, id->device)] &&
@@ -385,7 +394,8 @@ static struct mcm_fake_join *fake_find_live(struct mcm_fake *fake,
 {
 	struct mcm_fake_join *join;
 
-	list_for_each_entry(join, &fake->joins, node)
+	hash_for_each_possible(fake->join_hash, join, hnode,
+			       fake_join_key(to_fid(id), addr))
 		if (join->fid == to_fid(id) && !join->leaves &&
 		    !memcmp(&join->addr, addr, rdma_addr_size(addr)))
 			return join;
@@ -624,6 +634,7 @@ struct mcm_fake *mcm_fake_create(struct kunit *test)
 	mutex_init(&fake->lock);
 	INIT_LIST_HEAD(&fake->ids);
 	INIT_LIST_HEAD(&fake->joins);
+	hash_init(fake->join_hash);
 	INIT_LIST_HEAD(&fake->attachments);
 	init_waitqueue_head(&fake->wq);
 	init_completion(&fake->paused);

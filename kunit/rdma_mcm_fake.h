@@ -47,6 +47,7 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/hashtable.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
 #include <rdma/ib_verbs.h>
@@ -69,6 +70,7 @@ struct mcm_fake_id {
 
 struct mcm_fake_join {
 	struct list_head node;
+	struct hlist_node hnode;	/* in mcm_fake.join_hash */
 	struct mcm_fake_id *fid;
 	struct sockaddr_storage addr;
 	u8 join_state;
@@ -162,6 +164,8 @@ struct mcm_fake {
 	struct mutex lock;	/* the fake's handler_mutex */
 	struct list_head ids;
 	struct list_head joins;
+	/* the joins by id and group: a leave finds its own in O(1) */
+	DECLARE_HASHTABLE(join_hash, 10);
 	struct list_head attachments;
 	struct list_head socks;		/* struct mcm_fake_sock */
 	struct list_head kgroups;	/* struct mcm_fake_kgroup */

@@ -165,13 +165,14 @@ ok "rdma-mcm show in the initial namespace exits 0 and lists none of them (exit 
 
 # CREATE_CTX: EADDRNOTAVAIL (glibc's and musl's strerror of it)
 rdma-mcm -b $A4 join $G4X < /dev/null > $T/host.out 2>&1
-rc=$?
+host_rc=$?
 cat $T/host.out
+# host_rc, not rc: ok() has a local rc, which a function it calls sees
 not_bound() {
-	[ $rc -ne 0 ] && ! grep -q '^joined' $T/host.out &&
+	[ $host_rc -ne 0 ] && ! grep -q '^joined' $T/host.out &&
 		grep -Eq "^rdma-mcm: source $A4: (Cannot assign requested address|Address not available)\$" $T/host.out
 }
-ok "a context of the initial namespace cannot bind vethB's $A4: EADDRNOTAVAIL (exit $rc)" not_bound
+ok "a context of the initial namespace cannot bind vethB's $A4: EADDRNOTAVAIL (exit $host_rc)" not_bound
 
 echo "leave $G4" >&7
 ok "stdin 'leave $G4' in $NS leaves it" wait_for 10 left_in $T/a4.out $G4

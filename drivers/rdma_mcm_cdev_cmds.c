@@ -329,17 +329,17 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 		ret = -EINVAL;
 		goto err_count;
 	}
-	/* before any charge: a limit's ENOSPC must not hide this */
-	if (j->nr_sources && req.join_type != RDMA_MCM_FULLMEMBER) {
-		ret = -EINVAL;
-		goto err_count;
-	}
 	ret = rdma_mcm_uaddr_parse(j->addr, j->addr_len, &group);
 	if (ret)
 		goto err_count;
 	ret = rdma_mcm_usources(j, &sources);
 	if (ret)
 		goto err_count;
+	/* before any charge: a limit's ENOSPC must not hide this */
+	if (j->nr_sources && req.join_type != RDMA_MCM_FULLMEMBER) {
+		ret = -EINVAL;
+		goto err_count_free;
+	}
 	ret = rdma_mcm_member_charge(file, j->nr_sources);
 	if (ret)
 		goto err_count_free;

@@ -167,7 +167,6 @@ ok "rdma-mcm show in the initial namespace exits 0 and lists none of them (exit 
 rdma-mcm -b $A4 join $G4X < /dev/null > $T/host.out 2>&1
 host_rc=$?
 cat $T/host.out
-# host_rc, not rc: ok() has a local rc, which a function it calls sees
 not_bound() {
 	[ $host_rc -ne 0 ] && ! grep -q '^joined' $T/host.out &&
 		grep -Eq "^rdma-mcm: source $A4: (Cannot assign requested address|Address not available)\$" $T/host.out

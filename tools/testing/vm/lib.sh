@@ -29,20 +29,22 @@ plan() {
 }
 
 # check DESC CMD...: run CMD (output to the console), pass when it exits 0.
+# Its locals have names of their own: bash scopes dynamically, so a local
+# named like a test's global (rc, desc) would hide it from CMD.
 check() {
-	local desc=$1 rc
+	local _ktap_desc=$1 _ktap_rc
 	shift
-	echo "--- check: $desc: $*"
+	echo "--- check: $_ktap_desc: $*"
 	"$@"
-	rc=$?
+	_ktap_rc=$?
 	_ktap_n=$((_ktap_n + 1))
-	if [ $rc -eq 0 ]; then
-		_ktap "ok $_ktap_n $desc"
+	if [ $_ktap_rc -eq 0 ]; then
+		_ktap "ok $_ktap_n $_ktap_desc"
 	else
-		_ktap "not ok $_ktap_n $desc # exit status $rc: $*"
+		_ktap "not ok $_ktap_n $_ktap_desc # exit status $_ktap_rc: $*"
 		_ktap_failed=$((_ktap_failed + 1))
 	fi
-	return $rc
+	return $_ktap_rc
 }
 
 # ok DESC CMD...: like check, for conditions ('[ ... ]', grep -q ...).
@@ -67,10 +69,10 @@ kmsg_since() { dmesg | sed -n "/$1\$/,\$p"; }
 
 # wait_for SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
 wait_for() {
-	local deadline=$(( $(date +%s) + $1 ))
+	local _wait_deadline=$(( $(date +%s) + $1 ))	# a name of its own (check())
 	shift
 	until "$@"; do
-		[ "$(date +%s)" -lt "$deadline" ] || return 1
+		[ "$(date +%s)" -lt "$_wait_deadline" ] || return 1
 		sleep 0.2
 	done
 }
@@ -229,22 +231,24 @@ mcfilter_text() { "$MCM_MCFILTER" "$@"; }
 # group and source are compared as strings (busybox awk takes hex digits
 # that look like a number for one).
 mcfilter_of() {
-	local g s t i IFS=.
+	local g s IFS=.
 	set -- "$1" $2 $3
 	g=$(printf '0x%02x%02x%02x%02x' "$2" "$3" "$4" "$5")
 	s=$(printf '0x%02x%02x%02x%02x' "$6" "$7" "$8" "$9")
-	i=$(cat "/sys/class/net/$1/ifindex") && [ -n "$i" ] || return 1
-	t=$(mcfilter_text) || return 1
-	awk -v idx="$i" -v g="$g" -v s="$s" \
-		'$1 "" == idx "" && $3 "" == g "" && $4 "" == s "" { print $5, $6 }' <<< "$t"
+	_mcfilter_entry "$1" "$g" "$s"
 }
 # mcfilter6_of DEV GROUP SRC: the same for IPv6 (/proc/net/mcfilter6, rows
 # "%3d %6.6s GROUP SOURCE INC EXC" as well)
 mcfilter6_of() {
-	local t i
+	_mcfilter_entry "$1" "$(ipv6_hex "$2")" "$(ipv6_hex "$3")" -6
+}
+# _mcfilter_entry DEV GROUP SRC [-6]: the row's "INC EXC", GROUP and SRC as
+# the file prints them
+_mcfilter_entry() {
+	local t i IFS=$' \t\n'	# mcfilter_of sets IFS=.
 	i=$(cat "/sys/class/net/$1/ifindex") && [ -n "$i" ] || return 1
-	t=$(mcfilter_text -6) || return 1
-	awk -v idx="$i" -v g="$(ipv6_hex "$2")" -v s="$(ipv6_hex "$3")" \
+	t=$(mcfilter_text $4) || return 1
+	awk -v idx="$i" -v g="$2" -v s="$3" \
 		'$1 "" == idx "" && $3 "" == g "" && $4 "" == s "" { print $5, $6 }' <<< "$t"
 }
 # mcfilter_is DEV GROUP SRC "INC EXC" / mcfilter_none DEV GROUP SRC (both

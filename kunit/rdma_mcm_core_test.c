@@ -743,8 +743,8 @@ static void mcm_list_pages(struct kunit *test)
 }
 
 /*
- * 100k; 10k under KASAN or lockdep, which make it four times slower (230 s
- * against 60 s) and check the same paths at 10k (157 rdma_cm ids of 64).
+ * 100k; 10k under KASAN or lockdep, whose instrumentation slows every join
+ * and leave, and which check the same paths at 10k (157 rdma_cm ids of 64).
  */
 #define MCM_MANY	(IS_ENABLED(CONFIG_KASAN) || \
 			 IS_ENABLED(CONFIG_PROVE_LOCKING) ? 10000 : 100000)

@@ -183,8 +183,9 @@ static unsigned int rdma_mcm_user_max(enum rdma_mcm_user_res res)
 
 /*
  * Add @n to @count unless that takes it beyond @max: a charge that does
- * not fit never shows in the count, so it cannot make a concurrent charge
- * that fits fail.
+ * not fit this account never shows in its count. (One that fits a user's
+ * account and not its parent's shows in the user's until it is undone, as
+ * with the kernel's inc_ucount().)
  */
 static bool rdma_mcm_user_add_within(atomic_t *count, unsigned int n,
 				     unsigned int max)
@@ -255,10 +256,12 @@ int rdma_mcm_user_live(void)
  * @contexts: set to max_user_contexts
  * @memberships: set to max_user_memberships
  * @sources: set to max_user_sources
+ *
+ * Each as enforced: a parameter above INT_MAX is INT_MAX.
  */
 void rdma_mcm_user_limits(u32 *contexts, u32 *memberships, u32 *sources)
 {
-	*contexts = READ_ONCE(max_user_contexts);
-	*memberships = READ_ONCE(max_user_memberships);
-	*sources = READ_ONCE(max_user_sources);
+	*contexts = rdma_mcm_user_max(RDMA_MCM_USER_CONTEXTS);
+	*memberships = rdma_mcm_user_max(RDMA_MCM_USER_MEMBERSHIPS);
+	*sources = rdma_mcm_user_max(RDMA_MCM_USER_SOURCES);
 }

@@ -35,8 +35,11 @@ if [ "$SOAK" -gt 0 ]; then
 	CALLS=1000000
 	LIMIT=$((2 * SOAK + 200))
 else
+	# 200000 calls take about 150 s alone and 280 s beside a CPU hog
+	# (7.2 made 172805 in 240 s so): the cap leaves run-tests' 600 s room
+	# for the checks after it
 	CALLS=200000
-	LIMIT=240
+	LIMIT=450
 fi
 
 # the fuzzer's groups: 239.77.0.0/26 (/proc/net/igmp prints 239.77.0.5 as

@@ -75,7 +75,7 @@ lint:
 
 kunit:
 	@scripts/deps
-	@scripts/kunit-run
+	@scripts/check --kunit
 
 vm:
 	@scripts/deps

@@ -11,7 +11,9 @@
 #   make deb              Debian packages (DKMS module, library, tool): out/deb/
 #   make soak             stress + fuzz at length on every kernel (SOAK=s)
 #   make load-test        the VM suite 10 times on 6.12 beside a CPU hog
-#   make lint | kunit | vm    one part of 'make check'
+#   make lint | kunit | vm    one part of 'make check' (kunit: its three
+#                         KUnit runs; as root, like make check: 7.2's
+#                         source comes through a Debian unstable root)
 #   make shell KERNEL=6.12    an interactive shell in the bench VM
 
 KVER	?= $(shell uname -r)
@@ -74,7 +76,6 @@ lint:
 	@scripts/lint
 
 kunit:
-	@scripts/deps
 	@scripts/check --kunit
 
 vm:

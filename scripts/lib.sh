@@ -134,6 +134,14 @@ kunit_kernels() {
 # kernel_dir NAME: where the unpacked image and headers of NAME live.
 kernel_dir() { echo "$RDMA_MCM_CACHE/kernels/$(kernel_abi "$1")"; }
 
+# wait_lock FD WHAT: take the lock on the open file FD, saying "waiting for
+# WHAT" first when another holder makes this wait
+wait_lock() {
+	flock -n "$1" && return
+	step "waiting for $2"
+	flock "$1"
+}
+
 # with_timeout SECONDS STEP CMD...: run CMD, fail with a message naming STEP
 # when it takes longer than SECONDS.
 with_timeout() {

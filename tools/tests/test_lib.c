@@ -378,7 +378,8 @@ static void test_join_sync_timeout(void)
 	CHECK_ERRNO(rdma_mcm_join_sync(ch, ctx, SA(g), 0, 1, 100, &ev),
 		    ETIMEDOUT);
 	dt = now_ms() - t0;
-	CHECK(dt >= 100 && dt < 2000);
+	/* waited its timeout; the upper bound only catches a hang */
+	CHECK(dt >= 100 && dt < HANG_MS);
 	/* the join was cancelled; the other membership's event is kept */
 	CHECK(fake.nr_members == 1);
 	CHECK(rdma_mcm_get_event(ch, &ev) == 0 && ev.handle == other);
@@ -400,7 +401,7 @@ static void test_wait_event(void)
 	t0 = now_ms();
 	CHECK_ERRNO(rdma_mcm_wait_event(ch, &ev, 50), ETIMEDOUT);
 	dt = now_ms() - t0;
-	CHECK(dt >= 50 && dt < 2000);
+	CHECK(dt >= 50 && dt < HANG_MS);
 	CHECK_ERRNO(rdma_mcm_wait_event(ch, &ev, 0), ETIMEDOUT);
 	h = join(ch, ctx, "239.1.1.1", 1);
 	fake_complete(ctx, h, 0);

@@ -103,7 +103,7 @@ static int control_round(int round)
 	g = addr(text);
 	/* the kernel thread completes it; the event thread must not take it */
 	if (rdma_mcm_join_sync(ch, ctx, SA(g), 0, SYNC_COOKIE | (uint64_t)round,
-			       10000, &ev) ||
+			       HANG_MS, &ev) ||
 	    ev.cookie != (SYNC_COOKIE | (uint64_t)round))
 		bad = 1;
 	bad |= rdma_mcm_query(ch, ctx, h[0], &mb[0]) != 0;

@@ -75,7 +75,7 @@ static void *hold_then_release(void *arg)
 {
 	struct holder *h = arg;
 	struct timespec ms = { 0, 1000000 };
-	int64_t end = now_ms() + 10000;
+	int64_t end = now_ms() + HANG_MS;
 
 	/* a call that returned early will not see its event: stop */
 	while (!atomic_load(&returned) && now_ms() < end) {

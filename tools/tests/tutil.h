@@ -40,6 +40,13 @@ uint32_t join(struct rdma_mcm_channel *ch, uint32_t ctx_id,
 
 int64_t now_ms(void);
 
+/*
+ * How long a test waits for something that must happen before it calls it
+ * a hang: a guard against a stuck test, never a timing assertion, so it is
+ * far above anything a loaded machine takes.
+ */
+#define HANG_MS		60000
+
 /* An ABI address buffer holding @text */
 void entry_addr(uint8_t *dst, const char *text);
 

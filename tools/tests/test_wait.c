@@ -134,13 +134,13 @@ static void wait_through_signals(enum wait_kind kind, int restart)
 	atomic_store(&in_call, 1);
 	switch (kind) {
 	case JOIN_SYNC:
-		ret = rdma_mcm_join_sync(ch, h.ctx_id, SA(g), 0, 9, 20000, &ev);
+		ret = rdma_mcm_join_sync(ch, h.ctx_id, SA(g), 0, 9, HANG_MS, &ev);
 		break;
 	case GET_EVENT:
 		ret = rdma_mcm_get_event(ch, &ev);
 		break;
 	default:
-		ret = rdma_mcm_wait_event(ch, &ev, 20000);
+		ret = rdma_mcm_wait_event(ch, &ev, HANG_MS);
 		break;
 	}
 	atomic_store(&in_call, 0);
@@ -245,7 +245,7 @@ static void test_wait_reads_once(void)
 	reads = fake.nr_reads;
 	if (pthread_create(&l.thread, NULL, complete_later, &l))
 		abort();
-	CHECK(rdma_mcm_wait_event(ch, &ev, 20000) == 0);
+	CHECK(rdma_mcm_wait_event(ch, &ev, HANG_MS) == 0);
 	pthread_join(l.thread, NULL);
 	CHECK(ev.event == RDMA_MCM_EVENT_JOINED && ev.handle == l.handle);
 	CHECK(fake.nr_reads - reads == 1);
@@ -275,7 +275,7 @@ static void test_wait_batches(void)
 	CHECK(fake_complete_all() == 20);
 	reads = fake.nr_reads;
 	for (i = 0; i < 20; i++)
-		got += rdma_mcm_wait_event(ch, &ev, 20000) == 0 &&
+		got += rdma_mcm_wait_event(ch, &ev, HANG_MS) == 0 &&
 		       ev.event == RDMA_MCM_EVENT_JOINED;
 	CHECK(got == 20);
 	CHECK(fake.nr_reads - reads == 2);

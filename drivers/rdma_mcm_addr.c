@@ -154,9 +154,15 @@ void rdma_mcm_group_key(const union rdma_mcm_addr *group, bool ib_mgid,
  * @family: the family of the context's source address
  * @out: where to copy the group, with its port cleared
  *
+ * An IPv6 group must have a scope a group can be joined at on a link: not
+ * interface-local (ff01::/16, for loopback only, RFC 4291, which the IP
+ * stack never sends on a netdev, and a RoCE HCA would put on the wire) nor
+ * a reserved one (0 and 15), whatever its flags.
+ *
  * Return: 0; the errors of rdma_mcm_addr_parse(); -EINVAL when the family
  * differs from @family or the address is not a multicast address (for
- * AF_IB: an MGID whose first byte is not 0xff).
+ * AF_IB: an MGID whose first byte is not 0xff), or an IPv6 group of the
+ * interface-local or a reserved scope.
  */
 int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
 			 sa_family_t family, union rdma_mcm_addr *out)
@@ -181,6 +187,12 @@ int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
 	case AF_INET6:
 		if (!ipv6_addr_is_multicast(&sin6->sin6_addr))
 			return -EINVAL;
+		switch (IPV6_ADDR_MC_SCOPE(&sin6->sin6_addr)) {
+		case 0x0:	/* reserved */
+		case IPV6_ADDR_SCOPE_NODELOCAL:
+		case 0xf:	/* reserved */
+			return -EINVAL;
+		}
 		sin6->sin6_port = 0;
 		break;
 	case AF_IB:

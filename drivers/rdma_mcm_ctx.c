@@ -171,8 +171,11 @@ void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
  * address (or route) still leads there: if not, it loses the device.
  *
  * Context: the context's rejoin work, @ctx->mutex held.
+ * Return: 0, or the error of a healing context's failed search for a
+ * device (the caller tries again later: what made it fail, a route or
+ * memory, need not come back with an RDMA event).
  */
-void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
+int rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 {
 	char name[IB_DEVICE_NAME_MAX];
 	struct rdma_mcm_slot *slot;
@@ -180,23 +183,25 @@ void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 
 	lockdep_assert_held(&ctx->mutex);
 	if (ctx->closing)
-		return;
+		return 0;
 	if (ctx->device && !ctx->device_lost) {
 		ret = rdma_mcm_slot_probe(ctx);
 		if (ret == -ENODEV || ret == -EADDRNOTAVAIL)
 			rdma_mcm_ctx_lose_device(ctx);
-		return;
+		return 0;
 	}
 	/* only once the lost device's ids are gone (the work destroys them) */
 	if (!(ctx->flags & RDMA_MCM_OPEN_HEAL) || !ctx->device_lost ||
 	    !list_empty(&ctx->slots))
-		return;
+		return 0;
 	WRITE_ONCE(ctx->device_lost, false);
 	slot = rdma_mcm_slot_create(ctx);
 	if (IS_ERR(slot)) {
 		WRITE_ONCE(ctx->device_lost, true);
 		rdma_mcm_ctx_clear_device(ctx);
-		return;
+		pr_debug("context %u found no device: %ld\n", ctx->id,
+			 PTR_ERR(slot));
+		return PTR_ERR(slot);
 	}
 	rdma_mcm_ctx_dev_name(ctx, name, sizeof(name));
 	pr_debug("context %u found device %s port %u\n", ctx->id, name,
@@ -206,6 +211,7 @@ void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 	rdma_mcm_notify_ctx(ctx, &ctx->added_notice);
 	spin_unlock_bh(&ctx->lock);
 	queue_work(rdma_mcm_wq, &ctx->work);
+	return 0;
 }
 
 /**
@@ -320,7 +326,6 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	INIT_LIST_HEAD(&ctx->free_slots);
 	INIT_LIST_HEAD(&ctx->ipsocks_free);
 	INIT_LIST_HEAD(&ctx->pending);
-	INIT_LIST_HEAD(&ctx->gone_node);
 	INIT_LIST_HEAD(&ctx->waiting);
 	INIT_LIST_HEAD(&ctx->removed_notice.node);
 	INIT_LIST_HEAD(&ctx->added_notice.node);

@@ -2,22 +2,21 @@
 /*
  * rdma_mcm: RDMA devices and the contexts bound to them.
  *
- * rdma_mcm's ib_client sees every RDMA device come and go. ib_core removes
- * the clients of an unregistering device in the reverse order of their
- * registration, and rdma_mcm registers after rdma_cm (it depends on it)
- * and after ib_uverbs (a soft dependency makes modprobe load ib_uverbs
- * first), so rdma_mcm hears of a removal before rdma_cm does, and before
- * ib_uverbs starts waiting for userspace to let go of the device (drivers
- * without disassociate_ucontext, rxe among them): .remove marks the
- * device as going, tells every context bound to it (each context's work
- * runs the ULP's ->error() and ->device_removed() callbacks and destroys
- * its rdma_cm_ids), and waits for them. rdma_cm's DEVICE_REMOVAL event is
- * the backstop for an id bound in the meantime; a slot that binds to a
- * device marked as going fails at once.
+ * rdma_mcm's ib_client (rdma_mcm_ib_client.c) tells of every RDMA device
+ * that comes and goes, ahead of rdma_cm and ib_uverbs: the removal
+ * (rdma_mcm_dev_remove()) marks the device as going, tells every context
+ * bound to it (each context's work runs the ULP's ->error() and
+ * ->device_removed() callbacks and destroys its rdma_cm_ids), and waits
+ * for them. rdma_cm's DEVICE_REMOVAL event is the backstop for an id bound
+ * in the meantime; a slot that binds to a device marked as going fails at
+ * once.
  *
  * The registry of every open context lives here too: an xarray indexed by
  * the context's id, each context recording its device under
- * rdma_mcm_dev_lock.
+ * rdma_mcm_dev_lock. A walk of it lets go of the lock every
+ * RDMA_MCM_WALK_BATCH contexts and resumes from the index it reached, so
+ * that no walk keeps preemption off for more than a batch, however many
+ * contexts the host has.
  *
  * For healing contexts, this is also where a device's changes are heard:
  * a device registered, and a device's events (its GID table changed, a
@@ -25,8 +24,9 @@
  * contexts concerned: those without a device look for one, those on the
  * device check their address still leads there, and after a port or SM
  * event their waiting memberships need not wait any longer. And each
- * device has the rejoin budget of every context on it: a token bucket of
- * rejoin_rate tokens a second, at most a tenth of a second's worth at once.
+ * device has the rejoin budget of every context on it: rejoin_rate
+ * rejoins a second, at most a tenth of a second's worth at once, given
+ * out by turns (rdma_mcm_dev_rejoin_turn()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,10 +45,10 @@
  * @index: its index in ib_core: a device registered again where a removed
  *	one was has another
  * @removing: its unregistration has begun: no context may bind to it
- * @mtokens: the rejoin budget, in thousandths of a rejoin
- * @stamp_ms: when @mtokens was last refilled (the backend's clock)
- * @handler: its event handler (devices of the ib_client only)
- * @has_handler: @handler is registered
+ * @tat_us: the rejoin budget: when the next rejoin would be due if every
+ *	rejoin granted so far were spaced evenly at rejoin_rate (the
+ *	"theoretical arrival time" of a cell-rate limiter, in microseconds
+ *	of the backend's clock; 0: none granted yet)
  * @counters: its counters (by name, kept for the module's life), or NULL
  * @name: its name, kept here (under rdma_mcm_dev_lock) by .add and
  *	.rename: ib_device_rename() frees the old name under a lock of
@@ -65,22 +65,55 @@ struct rdma_mcm_dev {
 	struct ib_device *device;
 	u32 index;
 	bool removing;
-	u64 mtokens;
-	u64 stamp_ms;
-	struct ib_event_handler handler;
-	bool has_handler;
+	u64 tat_us;
 	struct rdma_mcm_counters *counters;
 	char name[IB_DEVICE_NAME_MAX];
 };
 
 #define RDMA_MCM_GONE_MAX	16
 
+/* Contexts a registry walk passes under rdma_mcm_dev_lock at a time */
+#define RDMA_MCM_WALK_BATCH	64
+
 static DEFINE_SPINLOCK(rdma_mcm_dev_lock);	/* the lists, ctx->device */
 static LIST_HEAD(rdma_mcm_devs);
 static LIST_HEAD(rdma_mcm_gone);
 static unsigned int rdma_mcm_nr_devs;		/* under rdma_mcm_dev_lock */
 static unsigned int rdma_mcm_nr_gone;		/* under rdma_mcm_dev_lock */
+static u64 rdma_mcm_removals;			/* under rdma_mcm_dev_lock */
 static DEFINE_XARRAY_FLAGS(rdma_mcm_ctxs, XA_FLAGS_ALLOC1);
+
+/*
+ * The next registered context from *@idx to @last on which @fn returns
+ * true, called under rdma_mcm_dev_lock (held by the caller, who takes a
+ * reference if it needs one before letting go); *@idx is set to its
+ * index. Every RDMA_MCM_WALK_BATCH contexts passed over, the lock is let
+ * go of for a moment (and the CPU, where the walker may sleep): a context
+ * registered meanwhile below *@idx is not seen, one freed meanwhile is no
+ * longer in the registry. NULL when there is none.
+ */
+static struct rdma_mcm_ctx *
+rdma_mcm_registry_find(unsigned long *idx, unsigned long last, bool may_sleep,
+		       bool (*fn)(struct rdma_mcm_ctx *ctx, void *arg),
+		       void *arg)
+{
+	struct rdma_mcm_ctx *ctx;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&rdma_mcm_dev_lock);
+	for (ctx = xa_find(&rdma_mcm_ctxs, idx, last, XA_PRESENT); ctx;
+	     ctx = xa_find_after(&rdma_mcm_ctxs, idx, last, XA_PRESENT)) {
+		if (fn(ctx, arg))
+			return ctx;
+		if (++n % RDMA_MCM_WALK_BATCH)
+			continue;
+		spin_unlock(&rdma_mcm_dev_lock);
+		if (may_sleep)
+			cond_resched();
+		spin_lock(&rdma_mcm_dev_lock);
+	}
+	return NULL;
+}
 
 static struct rdma_mcm_dev *rdma_mcm_dev_find_in(struct list_head *list,
 						 struct ib_device *device)
@@ -143,15 +176,42 @@ int rdma_mcm_dev_add(struct ib_device *device)
 	dev->index = device->index;
 	strscpy(dev->name, dev_name(&device->dev), sizeof(dev->name));
 	dev->counters = rdma_mcm_dev_counters(dev->name);
-	dev->mtokens = U64_MAX;		/* a full bucket at first use */
 	spin_lock(&rdma_mcm_dev_lock);
 	list_add_tail(&dev->node, &rdma_mcm_devs);
 	rdma_mcm_nr_devs++;
 	spin_unlock(&rdma_mcm_dev_lock);
 	/* a context that lost its device may find this one */
-	rdma_mcm_dev_changed(device, 0, false);
+	rdma_mcm_dev_changed(device, 0, RDMA_MCM_DEV_ADDED);
 	pr_debug("device %s added\n", dev_name(&device->dev));
 	return 0;
+}
+
+/* Marks what rdma_mcm_dev_remove() walks for: contexts on its device */
+struct rdma_mcm_removal {
+	struct ib_device *device;
+	u64 seq;
+	unsigned int n;
+};
+
+/* A context on the device: tell it, and mark it as this removal's. */
+static bool rdma_mcm_removal_mark(struct rdma_mcm_ctx *ctx, void *arg)
+{
+	struct rdma_mcm_removal *r = arg;
+
+	if (ctx->device != r->device)
+		return false;
+	ctx->removal = r->seq;
+	rdma_mcm_ctx_lose_device(ctx);
+	r->n++;
+	return false;		/* on to the next one */
+}
+
+/* A context this removal marked, which it must wait for. */
+static bool rdma_mcm_removal_marked(struct rdma_mcm_ctx *ctx, void *arg)
+{
+	struct rdma_mcm_removal *r = arg;
+
+	return ctx->removal == r->seq && refcount_inc_not_zero(&ctx->ref);
 }
 
 /**
@@ -162,38 +222,43 @@ int rdma_mcm_dev_add(struct ib_device *device)
  * and waits until each has run its callbacks and destroyed its rdma_cm_ids.
  * The ib_client's .remove; KUnit calls it for its fake device.
  *
+ * Removals of two devices may overlap, and a healing context may lose
+ * the first, find the second and be told of its removal before the first
+ * removal has waited for it. Each removal therefore marks the contexts it
+ * tells with a number of its own (ctx->removal) and waits for those that
+ * still bear it: a context marked again by a later removal has already
+ * let go of this device (it found the other only after destroying its
+ * ids here), and that removal waits for it.
+ *
  * Context: process context; sleeps until the contexts' ULPs let go.
  */
 void rdma_mcm_dev_remove(struct ib_device *device)
 {
+	struct rdma_mcm_removal r = { .device = device };
 	struct rdma_mcm_dev *dev, *old;
-	struct rdma_mcm_ctx *ctx, *tmp;
-	unsigned long idx;
-	unsigned int n = 0;
-	LIST_HEAD(gone);
+	struct rdma_mcm_ctx *ctx;
+	unsigned long idx = 0;
 
+	/* every context at once (their works run in parallel), then wait */
 	spin_lock(&rdma_mcm_dev_lock);
 	dev = rdma_mcm_dev_find_in(&rdma_mcm_devs, device);
 	if (dev)
 		dev->removing = true;
-	xa_for_each(&rdma_mcm_ctxs, idx, ctx) {
-		if (ctx->device != device || !refcount_inc_not_zero(&ctx->ref))
-			continue;
-		list_add_tail(&ctx->gone_node, &gone);
-		n++;
-	}
-	spin_unlock(&rdma_mcm_dev_lock);
-
-	/* every context at once (their works run in parallel), then wait */
-	list_for_each_entry(ctx, &gone, gone_node)
-		rdma_mcm_ctx_lose_device(ctx);
-	list_for_each_entry_safe(ctx, tmp, &gone, gone_node) {
-		list_del(&ctx->gone_node);
+	r.seq = ++rdma_mcm_removals;
+	rdma_mcm_registry_find(&idx, ULONG_MAX, true, rdma_mcm_removal_mark,
+			       &r);
+	idx = 0;
+	while ((ctx = rdma_mcm_registry_find(&idx, ULONG_MAX, true,
+					     rdma_mcm_removal_marked, &r))) {
+		spin_unlock(&rdma_mcm_dev_lock);
 		rdma_mcm_ctx_wait_device_lost(ctx);
 		rdma_mcm_ctx_put(ctx);
+		idx++;
+		spin_lock(&rdma_mcm_dev_lock);
 	}
+	spin_unlock(&rdma_mcm_dev_lock);
 	pr_debug("device %s removed; %u contexts lost it\n",
-		 dev_name(&device->dev), n);
+		 dev_name(&device->dev), r.n);
 
 	/* keep it known as removing for a while: see struct rdma_mcm_dev */
 	dev = NULL;
@@ -232,104 +297,125 @@ bool rdma_mcm_dev_removing(struct ib_device *device)
 }
 
 /**
- * rdma_mcm_dev_take_tokens() - take one rejoin from a device's budget
+ * rdma_mcm_dev_rejoin_turn() - a turn for one rejoin in a device's budget
  * @device: the device
  * @now_ms: now, on the backend's clock
- * @wait_ms: set, when there is none, to how long until there is one
  *
- * Return: true when the rejoin may go now. A device rdma_mcm does not know
- * (or rejoin_rate 0) has no limit.
+ * The budget is rejoin_rate rejoins a second, in bursts of at most a tenth
+ * of a second's worth. Every call is given a turn: now while the budget
+ * has room, else the first time after every turn given before it (a
+ * cell-rate limiter: turns are spaced 1/rejoin_rate apart once the burst
+ * is used). A context asks for one turn at a time and takes it when it
+ * comes, so the contexts waiting on a device take turns with each other:
+ * one with thousands of memberships to rejoin gets no more of the budget
+ * than one with a single membership, and none waits for another's
+ * backlog.
+ *
+ * Context: any context but hard interrupt; does not sleep.
+ * Return: when the rejoin may go (@now_ms or later); @now_ms when
+ * rejoin_rate is 0 (no limit) or rdma_mcm does not know @device.
  */
-bool rdma_mcm_dev_take_tokens(struct ib_device *device, u64 now_ms,
-			      u64 *wait_ms)
+u64 rdma_mcm_dev_rejoin_turn(struct ib_device *device, u64 now_ms)
 {
 	u64 rate = READ_ONCE(rdma_mcm_rejoin_rate);
-	u64 cap = max_t(u64, 1, rate / 10) * 1000;
+	u64 now_us = now_ms * USEC_PER_MSEC, step, burst, at, turn_us;
 	struct rdma_mcm_dev *dev;
-	bool ok = true;
 
 	if (!rate)
-		return true;
+		return now_ms;
+	step = max_t(u64, 1, USEC_PER_SEC / rate);
+	burst = (max_t(u64, 1, rate / 10) - 1) * step;
 	spin_lock(&rdma_mcm_dev_lock);
 	dev = rdma_mcm_dev_find_in(&rdma_mcm_devs, device);
-	if (dev) {
-		if (dev->mtokens == U64_MAX) {
-			dev->mtokens = cap;
-		} else if (now_ms > dev->stamp_ms) {
-			dev->mtokens = min(cap, dev->mtokens +
-					   (now_ms - dev->stamp_ms) * rate);
-		}
-		dev->stamp_ms = max(dev->stamp_ms, now_ms);
-		ok = dev->mtokens >= 1000;
-		if (ok)
-			dev->mtokens -= 1000;
-		else
-			*wait_ms = DIV_ROUND_UP(1000 - dev->mtokens, rate);
+	if (!dev) {
+		spin_unlock(&rdma_mcm_dev_lock);
+		return now_ms;
 	}
+	at = max(dev->tat_us, now_us);
+	turn_us = at > now_us + burst ? at - burst : now_us;
+	dev->tat_us = at + step;
 	spin_unlock(&rdma_mcm_dev_lock);
-	return ok;
+	return DIV_ROUND_UP_ULL(turn_us, USEC_PER_MSEC);
+}
+
+/* What rdma_mcm_dev_changed() kicks, and how */
+struct rdma_mcm_change {
+	struct ib_device *device;
+	u32 port_num;
+	enum rdma_mcm_dev_change what;
+};
+
+static bool rdma_mcm_change_kick(struct rdma_mcm_ctx *ctx, void *arg)
+{
+	struct rdma_mcm_change *c = arg;
+	bool mine, kick = false;
+
+	mine = ctx->device == c->device &&
+	       (!c->port_num || ctx->port_num == c->port_num);
+	if (!mine && (ctx->device || !(ctx->flags & RDMA_MCM_OPEN_HEAL)))
+		return false;
+	/*
+	 * A flag already set has its run armed (rdma_mcm_rejoin_run() arms
+	 * for what is owed): a storm of changes costs one kick a context
+	 * until that run, and the run checks for GID changes at most once
+	 * in RDMA_MCM_LOOK_MIN_MS.
+	 */
+	spin_lock_bh(&ctx->lock);
+	switch (c->what) {
+	case RDMA_MCM_DEV_ADDED:
+		kick = !ctx->look_for_device;
+		ctx->look_for_device = true;
+		break;
+	case RDMA_MCM_DEV_GID_CHANGED:
+		kick = !ctx->look_for_device && !ctx->gid_changed;
+		ctx->gid_changed = true;
+		break;
+	case RDMA_MCM_DEV_PORT_UP:
+		if (!mine)
+			break;
+		kick = !ctx->rejoin_now;
+		ctx->rejoin_now = true;
+		break;
+	}
+	spin_unlock_bh(&ctx->lock);
+	if (kick)
+		rdma_mcm_rejoin_kick(ctx);
+	return false;
 }
 
 /**
  * rdma_mcm_dev_changed() - a device appeared or changed: kick its contexts
  * @device: the device
  * @port_num: the port the change is about, 0 for the whole device
- * @port_up: a port or SM event (the port is up, or the SM asks for
- *	joins again): waiting memberships of the port need not wait;
- *	otherwise a device or GID change: contexts look for (or check) their
- *	device
+ * @what: %RDMA_MCM_DEV_ADDED: healing contexts without a device look for
+ *	one at once; %RDMA_MCM_DEV_GID_CHANGED: they, and the contexts on
+ *	the port, look (or check that their address still leads there) soon,
+ *	at most once in RDMA_MCM_LOOK_MIN_MS (any user who can change the
+ *	addresses of a netdev of the port, a container's macvlan say, makes
+ *	GID changes); %RDMA_MCM_DEV_PORT_UP: a port or SM event (the port is
+ *	up, or the SM asks for joins again): the port's waiting memberships
+ *	need not wait
  *
  * Kicks every healing context without a device, and every context on
- * @device (and @port_num). Holding rdma_mcm_dev_lock keeps them from being
- * freed meanwhile (a context leaves the registry under it before it is
- * freed, and its free cancels the work kicked here).
+ * @device (and @port_num), unless its rejoin work is already due to do
+ * what is asked. Holding rdma_mcm_dev_lock keeps them from being freed
+ * meanwhile (a context leaves the registry under it before it is freed,
+ * and its free cancels the work kicked here).
  *
- * Context: any context but hard interrupt; does not sleep.
+ * Context: process context (ib_core's event handlers run in a work); may
+ * sleep, briefly (the walk lets other tasks run between its batches).
  */
 void rdma_mcm_dev_changed(struct ib_device *device, u32 port_num,
-			  bool port_up)
+			  enum rdma_mcm_dev_change what)
 {
-	struct rdma_mcm_ctx *ctx;
-	unsigned long idx;
-	bool mine;
+	struct rdma_mcm_change c = {
+		.device = device, .port_num = port_num, .what = what,
+	};
+	unsigned long idx = 0;
 
 	spin_lock(&rdma_mcm_dev_lock);
-	xa_for_each(&rdma_mcm_ctxs, idx, ctx) {
-		mine = ctx->device == device &&
-		       (!port_num || ctx->port_num == port_num);
-		if (!mine && (ctx->device ||
-			      !(ctx->flags & RDMA_MCM_OPEN_HEAL)))
-			continue;
-		spin_lock_bh(&ctx->lock);
-		if (mine && port_up)
-			ctx->rejoin_now = true;
-		else if (!port_up)
-			ctx->look_for_device = true;
-		spin_unlock_bh(&ctx->lock);
-		rdma_mcm_rejoin_kick(ctx);
-	}
+	rdma_mcm_registry_find(&idx, ULONG_MAX, true, rdma_mcm_change_kick, &c);
 	spin_unlock(&rdma_mcm_dev_lock);
-}
-
-static void rdma_mcm_dev_event(struct ib_event_handler *handler,
-			       struct ib_event *event)
-{
-	u32 port = event->element.port_num;
-
-	switch (event->event) {
-	case IB_EVENT_GID_CHANGE:
-		rdma_mcm_dev_changed(event->device, port, false);
-		break;
-	case IB_EVENT_PORT_ACTIVE:
-	case IB_EVENT_SM_CHANGE:
-	case IB_EVENT_CLIENT_REREGISTER:
-	case IB_EVENT_LID_CHANGE:
-	case IB_EVENT_PKEY_CHANGE:
-		rdma_mcm_dev_changed(event->device, port, true);
-		break;
-	default:
-		break;
-	}
 }
 
 /**
@@ -361,42 +447,55 @@ void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx)
 	spin_unlock(&rdma_mcm_dev_lock);
 }
 
+/* A context @match accepts, with a reference taken */
+struct rdma_mcm_registry_match {
+	bool (*match)(const struct rdma_mcm_ctx *ctx, const void *arg);
+	const void *arg;
+};
+
+static bool rdma_mcm_registry_take(struct rdma_mcm_ctx *ctx, void *arg)
+{
+	struct rdma_mcm_registry_match *m = arg;
+
+	return m->match(ctx, m->arg) && refcount_inc_not_zero(&ctx->ref);
+}
+
 /**
- * rdma_mcm_registry_get() - the open context with the lowest id >= @from
- *	that a caller may see
+ * rdma_mcm_registry_get() - the open context with the lowest id in
+ *	[@from, @last] that @match accepts
  * @from: the first id to look at
- * @f: the caller (rdma_mcm_may_see()); the others are passed over under
- *	the lock, without a reference taken (nor dropped: never the last)
+ * @last: the last id to look at
+ * @match: called under the lock for each context, which it must only read
+ *	(what rdma_mcm_dump.c's walks may see: immutable once a context is
+ *	in the registry); the others are passed over without a reference
+ *	taken (nor dropped: never the last)
+ * @arg: passed to @match
  * @name: set to its device's name ("" without one)
  * @len: room in @name
  * @port_num: set to its port (0 without a device)
  *
  * For the walks of rdma_mcm_dump.c: what a context's device is, told
- * under the lock that keeps it.
+ * under the lock that keeps it. Passing over many contexts lets go of the
+ * lock (and the CPU) between batches.
  *
+ * Context: process context; may sleep.
  * Return: the context, with a reference the caller drops with
  * rdma_mcm_ctx_put(), or NULL when there is none.
  */
-struct rdma_mcm_ctx *rdma_mcm_registry_get(u32 from,
-					   const struct rdma_mcm_dump_filter *f,
-					   char *name, size_t len,
-					   u32 *port_num)
+struct rdma_mcm_ctx *
+rdma_mcm_registry_get(u32 from, u32 last,
+		      bool (*match)(const struct rdma_mcm_ctx *ctx,
+				    const void *arg),
+		      const void *arg, char *name, size_t len, u32 *port_num)
 {
+	struct rdma_mcm_registry_match m = { .match = match, .arg = arg };
 	unsigned long idx = from;
 	struct rdma_mcm_ctx *ctx;
 
+	might_sleep();
 	spin_lock(&rdma_mcm_dev_lock);
-	ctx = xa_find(&rdma_mcm_ctxs, &idx, ULONG_MAX, XA_PRESENT);
-	/* what it may see: immutable once the context is in the registry */
-	while (ctx && (!rdma_mcm_may_see(f, ctx) ||
-		       !refcount_inc_not_zero(&ctx->ref))) {
-		if (f->ctx_id && idx >= f->ctx_id) {
-			ctx = NULL;	/* the one asked for is not there */
-			break;
-		}
-		ctx = xa_find_after(&rdma_mcm_ctxs, &idx, ULONG_MAX,
-				    XA_PRESENT);
-	}
+	ctx = rdma_mcm_registry_find(&idx, last, true, rdma_mcm_registry_take,
+				     &m);
 	rdma_mcm_dev_name_locked(ctx ? ctx->device : NULL, name, len);
 	*port_num = ctx && ctx->device ? ctx->port_num : 0;
 	spin_unlock(&rdma_mcm_dev_lock);
@@ -418,25 +517,61 @@ void rdma_mcm_ctx_dev_name(struct rdma_mcm_ctx *ctx, char *name, size_t len)
 	spin_unlock(&rdma_mcm_dev_lock);
 }
 
+/* Is @w where @ctx's ids are? rdma_mcm_dev_lock held */
+static bool rdma_mcm_ctx_at_locked(struct rdma_mcm_ctx *ctx,
+				   const struct rdma_mcm_where *w)
+{
+	lockdep_assert_held(&rdma_mcm_dev_lock);
+	return ctx->device == w->device && ctx->port_num == w->port_num &&
+	       ctx->ifindex == w->ifindex && ctx->sgid_index == w->sgid_index;
+}
+
 /**
- * rdma_mcm_ctx_set_device() - check the device a new rdma_cm_id landed on
+ * rdma_mcm_ctx_is_at() - is a context's device where an id landed
  * @ctx: the context
- * @device: the id's device
- * @port_num: the id's port
+ * @w: where the id landed
  *
- * The context's first id gives it its device and port. A device whose
- * removal has begun is refused. An id of a context that lost its device
- * is refused; one on another device or port than the context's means
- * that the source address moved: the context loses its device.
+ * On RoCE the device and port do not say where a source address is: the
+ * VLAN, macvlan and bond uppers of the port's netdev have GIDs of their
+ * own on the same port. So the netdev the id is bound on and its source
+ * GID's index count too: an address that moved to another netdev of the
+ * port, or was removed and added again, leads elsewhere (IGMP/MLD on the
+ * old netdev, address handles of a GID entry that is gone).
+ *
+ * Return: true when @w is the context's device, port, netdev and GID.
+ */
+bool rdma_mcm_ctx_is_at(struct rdma_mcm_ctx *ctx,
+			const struct rdma_mcm_where *w)
+{
+	bool at;
+
+	spin_lock(&rdma_mcm_dev_lock);
+	at = rdma_mcm_ctx_at_locked(ctx, w);
+	spin_unlock(&rdma_mcm_dev_lock);
+	return at;
+}
+
+/**
+ * rdma_mcm_ctx_set_device() - check where a new rdma_cm_id landed
+ * @ctx: the context
+ * @w: where the id landed (rdma_mcm_id_where())
+ *
+ * The context's first id gives it its device, port, netdev and source GID.
+ * A device whose removal has begun is refused. An id of a context that
+ * lost its device is refused; one elsewhere than the context's ids (see
+ * rdma_mcm_ctx_is_at()) means that the source address moved: the context
+ * loses its device.
  *
  * Context: process context, @ctx->mutex held.
  * Return: 0, or -ENODEV.
  */
-int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
-			    u32 port_num)
+int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx,
+			    const struct rdma_mcm_where *w)
 {
-	struct rdma_mcm_dev *dev;
+	struct ib_device *device = w->device;
+	u32 port_num = w->port_num;
 	bool moved = false, rekey = false;
+	struct rdma_mcm_dev *dev;
 	int ret = 0;
 
 	lockdep_assert_held(&ctx->mutex);
@@ -447,12 +582,14 @@ int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 	} else if (!ctx->device) {
 		ctx->device = device;
 		ctx->port_num = port_num;
+		ctx->ifindex = w->ifindex;
+		ctx->sgid_index = w->sgid_index;
 		WRITE_ONCE(ctx->dev_counters, dev ? dev->counters : NULL);
 		rekey = ctx->ib_mgid != rdma_protocol_ib(device, port_num);
 		ctx->ib_mgid = rdma_protocol_ib(device, port_num);
 		ctx->mcast = rdma_protocol_roce(device, port_num) ||
 			     rdma_cap_ib_mcast(device, port_num);
-	} else if (ctx->device != device || ctx->port_num != port_num) {
+	} else if (!rdma_mcm_ctx_at_locked(ctx, w)) {
 		ret = -ENODEV;
 		moved = true;
 	}
@@ -461,9 +598,10 @@ int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 	if (rekey && ctx->src.sa.sa_family == AF_INET6)
 		rdma_mcm_groups_rekey(ctx);
 	if (moved) {
-		pr_debug("source address of context %u moved from %s port %u to %s port %u\n",
+		pr_debug("source address of context %u moved from %s port %u ifindex %d gid %d to %s port %u ifindex %d gid %d\n",
 			 ctx->id, dev_name(&ctx->device->dev), ctx->port_num,
-			 dev_name(&device->dev), port_num);
+			 ctx->ifindex, ctx->sgid_index, dev_name(&device->dev),
+			 port_num, w->ifindex, w->sgid_index);
 		rdma_mcm_ctx_lose_device(ctx);
 	}
 	return ret;
@@ -472,6 +610,8 @@ int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
 /**
  * rdma_mcm_ctx_clear_device() - a context no longer has a device
  * @ctx: the context
+ *
+ * Its turn in the device's rejoin budget goes with it.
  *
  * Context: @ctx->mutex held.
  */
@@ -482,45 +622,17 @@ void rdma_mcm_ctx_clear_device(struct rdma_mcm_ctx *ctx)
 	ctx->device = NULL;
 	WRITE_ONCE(ctx->dev_counters, NULL);
 	spin_unlock(&rdma_mcm_dev_lock);
+	ctx->has_turn = false;
 }
 
-/* The ib_client's devices also have their events heard. */
-static int rdma_mcm_ib_add_one(struct ib_device *device)
-{
-	struct rdma_mcm_dev *dev;
-	int ret;
-
-	ret = rdma_mcm_dev_add(device);
-	if (ret)
-		return ret;
-	spin_lock(&rdma_mcm_dev_lock);
-	dev = rdma_mcm_dev_find_in(&rdma_mcm_devs, device);
-	spin_unlock(&rdma_mcm_dev_lock);
-	/* the entry lives until .remove, which only this client calls */
-	INIT_IB_EVENT_HANDLER(&dev->handler, device, rdma_mcm_dev_event);
-	ib_register_event_handler(&dev->handler);
-	dev->has_handler = true;
-	/* a GID change before the handler was there: look once more */
-	rdma_mcm_dev_changed(device, 0, false);
-	return 0;
-}
-
-static void rdma_mcm_ib_remove_one(struct ib_device *device, void *client_data)
-{
-	struct rdma_mcm_dev *dev;
-
-	spin_lock(&rdma_mcm_dev_lock);
-	dev = rdma_mcm_dev_find_in(&rdma_mcm_devs, device);
-	spin_unlock(&rdma_mcm_dev_lock);
-	if (dev && dev->has_handler) {
-		ib_unregister_event_handler(&dev->handler);
-		dev->has_handler = false;
-	}
-	rdma_mcm_dev_remove(device);
-}
-
-/* ib_core holds the device's name stable while it tells us the new one */
-static void rdma_mcm_ib_rename(struct ib_device *device, void *client_data)
+/**
+ * rdma_mcm_dev_rename() - a device has a new name
+ * @device: the device, whose name ib_core holds stable meanwhile
+ *
+ * ib_device_rename() frees the old name under a lock of ib_core's that no
+ * client can take, so rdma_mcm keeps a copy (struct rdma_mcm_dev).
+ */
+void rdma_mcm_dev_rename(struct ib_device *device)
 {
 	struct rdma_mcm_dev *dev;
 
@@ -530,13 +642,6 @@ static void rdma_mcm_ib_rename(struct ib_device *device, void *client_data)
 		strscpy(dev->name, dev_name(&device->dev), sizeof(dev->name));
 	spin_unlock(&rdma_mcm_dev_lock);
 }
-
-static struct ib_client rdma_mcm_ib_client = {
-	.name   = "rdma_mcm",
-	.add    = rdma_mcm_ib_add_one,
-	.remove = rdma_mcm_ib_remove_one,
-	.rename = rdma_mcm_ib_rename,
-};
 
 /**
  * rdma_mcm_ib_device_count() - number of RDMA devices the client holds
@@ -553,16 +658,16 @@ unsigned int rdma_mcm_ib_device_count(void)
 	return n;
 }
 
-int rdma_mcm_device_register(void)
-{
-	return ib_register_client(&rdma_mcm_ib_client);
-}
-
-void rdma_mcm_device_unregister(void)
+/**
+ * rdma_mcm_dev_forget_all() - forget the devices removed
+ *
+ * Context: module exit, once every device is removed and every context
+ * closed.
+ */
+void rdma_mcm_dev_forget_all(void)
 {
 	struct rdma_mcm_dev *dev, *tmp;
 
-	ib_unregister_client(&rdma_mcm_ib_client);
 	WARN_ON_ONCE(!list_empty(&rdma_mcm_devs));
 	WARN_ON_ONCE(!xa_empty(&rdma_mcm_ctxs));
 	list_for_each_entry_safe(dev, tmp, &rdma_mcm_gone, node)

@@ -44,6 +44,12 @@ bool rdma_mcm_may_see(const struct rdma_mcm_dump_filter *f,
 	return f->all || (!ctx->owner.kernel && uid_eq(ctx->owner.uid, f->uid));
 }
 
+/* rdma_mcm_may_see() as the registry asks it */
+static bool rdma_mcm_visible_to(const struct rdma_mcm_ctx *ctx, const void *f)
+{
+	return rdma_mcm_may_see(f, ctx);
+}
+
 /* The network device of a context's source address, if it has one. */
 static void rdma_mcm_view_netdev(struct rdma_mcm_ctx_view *cv)
 {
@@ -90,7 +96,8 @@ static struct rdma_mcm_ctx *rdma_mcm_walk_next(const struct rdma_mcm_dump_filter
 		pos->ctx_id = f->ctx_id;
 		pos->handle = 0;
 	}
-	ctx = rdma_mcm_registry_get(pos->ctx_id, f, cv->dev_name,
+	ctx = rdma_mcm_registry_get(pos->ctx_id, f->ctx_id ?: U32_MAX,
+				    rdma_mcm_visible_to, f, cv->dev_name,
 				    sizeof(cv->dev_name), &cv->port);
 	if (!ctx) {
 		pos->done = true;

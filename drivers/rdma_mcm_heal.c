@@ -25,12 +25,22 @@
  * [3/4, 5/4) so that memberships that failed together do not come back
  * together), reset when it is joined again; after a device loss there is
  * no wait once a device is found. One delayed work per context
- * (rdma_mcm_rejoin_run()) joins the due memberships in order, as far as
- * its device's rejoin budget goes (a token bucket of rejoin_rate per
- * second, rdma_mcm_device.c), and arms itself for the next. Everything it
+ * (rdma_mcm_rejoin_run()) joins the due memberships in order, one per turn
+ * it is given in its device's rejoin budget (rejoin_rate a second, in
+ * bursts of a tenth of it; the contexts waiting on a device take turns,
+ * rdma_mcm_dev_rejoin_turn()), and arms itself for the next. Everything it
  * does happens under the context's mutex, as join and leave do: a leave
  * or close takes the membership off the list, and no rejoin of it reaches
  * rdma_cm after that.
+ *
+ * The same work looks for a device when rdma_mcm_device.c says one
+ * appeared or changed (a context without one), or checks that the
+ * context's address still leads to its device (one with a device): at
+ * most once in RDMA_MCM_LOOK_MIN_MS, however many GID changes come (an
+ * unprivileged user can make them with the addresses of a macvlan). A
+ * search that failed is tried again with the backoff above, since what
+ * made it fail (no route for a route context, memory, rdma_cm's port
+ * space) may come back without any RDMA event to say so.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -263,14 +273,13 @@ static bool rdma_mcm_rejoin_failed(struct rdma_mcm_ctx *ctx,
 }
 
 /*
- * Join the due memberships in order, as far as the device's budget goes.
+ * Join the due memberships in order, one per turn of the device's budget.
  * Returns when the next one is due (0: none waits).
  */
 static u64 rdma_mcm_rejoin_due(struct rdma_mcm_ctx *ctx, u64 now)
 {
 	struct rdma_mcm_membership *mb;
 	bool going;
-	u64 wait;
 	int ret;
 
 	lockdep_assert_held(&ctx->mutex);
@@ -291,8 +300,15 @@ static u64 rdma_mcm_rejoin_due(struct rdma_mcm_ctx *ctx, u64 now)
 			return now + READ_ONCE(rdma_mcm_backoff_max_ms);
 		if (mb->due_ms > now)
 			return mb->due_ms;
-		if (!rdma_mcm_dev_take_tokens(ctx->device, now, &wait))
-			return now + wait;
+		/* one turn at a time: the others waiting on the device get theirs */
+		if (!ctx->has_turn) {
+			ctx->turn_ms = rdma_mcm_dev_rejoin_turn(ctx->device,
+								now);
+			ctx->has_turn = true;
+		}
+		if (ctx->turn_ms > now)
+			return ctx->turn_ms;
+		ctx->has_turn = false;
 		rdma_mcm_wait_stop(ctx, mb);
 		ret = rdma_mcm_member_join(ctx, mb);
 		if (ret && rdma_mcm_rejoin_failed(ctx, mb, ret))
@@ -302,14 +318,64 @@ static u64 rdma_mcm_rejoin_due(struct rdma_mcm_ctx *ctx, u64 now)
 	return 0;
 }
 
+/* When a look for a GID change may go (no sooner than this). */
+static u64 rdma_mcm_look_earliest(struct rdma_mcm_ctx *ctx)
+{
+	return ctx->look_ms + RDMA_MCM_LOOK_MIN_MS;
+}
+
+/* Look for (or check) the device now; a failed search is owed again. */
+static void rdma_mcm_look(struct rdma_mcm_ctx *ctx, u64 now)
+{
+	int ret;
+
+	ctx->look_ms = now;
+	ret = rdma_mcm_look_for_device(ctx);
+	if (!ret) {
+		ctx->search_backoff_ms = 0;
+		ctx->search_due_ms = 0;
+		return;
+	}
+	ctx->search_backoff_ms = rdma_mcm_backoff_next(ctx->search_backoff_ms);
+	ctx->search_due_ms = rdma_mcm_backoff_due(ctx->be, now,
+						  ctx->search_backoff_ms);
+}
+
+/* The earliest of @a and @b, where 0 is "none". */
+static u64 rdma_mcm_earliest(u64 a, u64 b)
+{
+	return !a || (b && b < a) ? b : a;
+}
+
+/*
+ * When the run owes its next look or port event, 0 for never: a look
+ * asked for, or a port event, at once; a GID change's check at the end
+ * of the rate limit's interval; a failed search's next try.
+ */
+static u64 rdma_mcm_owed(struct rdma_mcm_ctx *ctx, u64 now)
+{
+	u64 owed = ctx->search_due_ms;
+
+	spin_lock_bh(&ctx->lock);
+	if (ctx->gid_changed)
+		owed = rdma_mcm_earliest(owed, max(now,
+						   rdma_mcm_look_earliest(ctx)));
+	if (ctx->look_for_device || ctx->rejoin_now)
+		owed = now;
+	spin_unlock_bh(&ctx->lock);
+	return owed;
+}
+
 /**
  * rdma_mcm_rejoin_run() - a context's rejoins, once
  * @ctx: the context
  *
- * Looks for a device first when asked to (a device appeared or changed),
- * then joins again the waiting memberships that are due, and arms itself
- * for the next. The context's rejoin work runs it; KUnit calls it with the
- * fake backend's clock.
+ * Looks for a device first when asked to (a device appeared, the
+ * context's ids are gone; a GID table changed and the last look is
+ * RDMA_MCM_LOOK_MIN_MS old; a failed search is due again); then joins
+ * again the waiting memberships that are due, and arms itself for the
+ * next of all of these. The context's rejoin work runs it; KUnit calls it
+ * with the fake backend's clock.
  *
  * Context: process context; sleeps.
  */
@@ -317,8 +383,8 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 {
 	struct mem_cgroup *old_memcg;
 	struct rdma_mcm_membership *mb;
-	bool look, now_all, again;
-	u64 now, next;
+	bool look, now_all;
+	u64 now, next, owed;
 
 	mutex_lock(&ctx->mutex);
 	if (ctx->closing) {
@@ -327,16 +393,21 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	}
 	/* a worker's allocations, charged to the context's opener */
 	old_memcg = set_active_memcg(ctx->memcg);
+	now = ctx->be->now_ms(ctx->be);
 	spin_lock_bh(&ctx->lock);
-	look = ctx->look_for_device;
-	ctx->look_for_device = false;
+	look = ctx->look_for_device ||
+	       (ctx->gid_changed && now >= rdma_mcm_look_earliest(ctx)) ||
+	       (ctx->search_due_ms && now >= ctx->search_due_ms);
+	if (look) {
+		ctx->look_for_device = false;
+		ctx->gid_changed = false;
+	}
 	now_all = ctx->rejoin_now;
 	ctx->rejoin_now = false;
 	spin_unlock_bh(&ctx->lock);
 
 	if (look)
-		rdma_mcm_look_for_device(ctx);
-	now = ctx->be->now_ms(ctx->be);
+		rdma_mcm_look(ctx, now);
 	if (now_all) {
 		/* the port came back: no one waits for a backoff any more */
 		list_for_each_entry(mb, &ctx->waiting, wait_node)
@@ -344,20 +415,20 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	}
 	next = (ctx->flags & RDMA_MCM_OPEN_HEAL) ?
 	       rdma_mcm_rejoin_due(ctx, now) : 0;
-	/*
-	 * A kick that came during this run (a device added, a GID change,
-	 * a port event) queued the work at once; arming for @next pushed
-	 * it back to the next backoff: arm for now again. Checked after the
-	 * arming, so a kick between the check and the arming arms for now
-	 * itself, after ours.
-	 */
+	next = rdma_mcm_earliest(next, rdma_mcm_owed(ctx, now));
 	if (next)
 		ctx->be->arm(ctx->be, ctx, next > now ? next - now : 0);
-	spin_lock_bh(&ctx->lock);
-	again = ctx->look_for_device || ctx->rejoin_now;
-	spin_unlock_bh(&ctx->lock);
-	if (again)
-		ctx->be->arm(ctx->be, ctx, 0);
+	/*
+	 * A kick during this run (a device added, a GID change, a port
+	 * event) queued the work at once, and the arming above pushed that
+	 * back: arm for what it owes. Read after the arming, so a kick after
+	 * the read arms for itself, after ours. (rdma_mcm_dev_changed() does
+	 * not kick while the flag it would set is set: a flag set before the
+	 * read is seen here.)
+	 */
+	owed = rdma_mcm_owed(ctx, now);
+	if (owed && (!next || owed < next))
+		ctx->be->arm(ctx->be, ctx, owed > now ? owed - now : 0);
 	set_active_memcg(old_memcg);
 	mutex_unlock(&ctx->mutex);
 }

@@ -11,7 +11,9 @@
  *   rdma_mcm_heal.c     healing: waiting memberships, backoff, rejoins
  *   rdma_mcm_notify.c   rdma_cm events, the work, the ULP's callbacks
  *   rdma_mcm_state.c    the membership state machine
- *   rdma_mcm_device.c   RDMA devices (ib_client) and the contexts on them
+ *   rdma_mcm_device.c   RDMA devices and the contexts on them
+ *   rdma_mcm_ib_client.c  the ib_client: ib_core's devices, their events,
+ *                       and the order of its removal against ib_uverbs'
  *   rdma_mcm_addr.c     address checks
  *   rdma_mcm_ipmc.c     what rdma_cm cannot do: IPv6 groups on RoCE v2,
  *                       source-specific joins (the memberships' IGMP/MLD
@@ -335,7 +337,11 @@ struct rdma_mcm_ipmc {
  *	@ipmc's @held)
  * @qp_attached: @qp is attached to the group
  * @have_join: @mgid, @mlid and @qkey are valid
- * @rejoin: the join in flight is a rejoin: it ends in ->rejoined()
+ * @ever_joined: its ULP was told of a JOINED (under the spinlock): a JOINED
+ *	from now on is a rejoin, which goes to ->rejoined() and counts in
+ *	@rejoins; before it, a first join tried again after a transient
+ *	error is not a rejoin, and no ->rejoining() is told (see &struct
+ *	rdma_mcm_ops)
  *
  * @state, @status, @last_status, @state_time_ns, @pending, @ah and the
  * join data are protected by the context's spinlock; @rejoins and
@@ -376,7 +382,7 @@ struct rdma_mcm_membership {
 	bool cm_joined;
 	bool qp_attached;
 	bool have_join;
-	bool rejoin;
+	bool ever_joined;
 };
 
 /**
@@ -413,7 +419,12 @@ struct rdma_mcm_membership {
  * @ib_mgid: the port is InfiniBand: groups are told apart by their MGID
  *	(set with @device; @groups is ordered again when it changes)
  * @mcast: the port can join multicast groups (RoCE, or IB with an SA)
- * @gone_node: entry in a device removal's list of contexts to tell
+ * @ifindex: the netdev its ids are bound on (their bound_dev_if; 0: none),
+ *	set with @device: an id bound elsewhere means the address moved
+ * @sgid_index: the index of their source GID, or -1 (not known), set with
+ *	@device: an id with another means the GID entry changed
+ * @removal: the device removal that told the context last (its number;
+ *	under rdma_mcm_dev_lock, rdma_mcm_device.c)
  * @work: delivers notifications and handles device loss
  * @free_work: drops the opener's reference after a close from a callback
  * @pending: notices to deliver, in order (struct rdma_mcm_notice)
@@ -432,9 +443,20 @@ struct rdma_mcm_membership {
  * @added_notice: ->device_added(), when queued
  * @waiting: memberships waiting for a rejoin, by @due_ms
  * @rejoin_work: joins waiting memberships again (rdma_mcm_heal.c)
- * @look_for_device: a device appeared or changed: a context without one
- *	tries to find one, one with a device checks it is still its
+ * @look_for_device: a device appeared, or the context's ids were destroyed:
+ *	a context without a device tries to find one
+ * @gid_changed: a GID table changed: a context without a device tries to
+ *	find one, one with a device checks it is still its, at most once in
+ *	RDMA_MCM_LOOK_MIN_MS (see @look_ms)
  * @rejoin_now: the port came back: waiting memberships need not wait
+ * @look_ms: when the rejoin work last looked (or checked), on the
+ *	backend's clock (under @mutex)
+ * @search_due_ms: when a healing context whose search for a device failed
+ *	searches again (0: none owed; under @mutex)
+ * @search_backoff_ms: the backoff of those searches (under @mutex)
+ * @turn_ms: when the rejoin turn the context holds in its device's budget
+ *	comes (under @mutex; see rdma_mcm_dev_rejoin_turn())
+ * @has_turn: it holds one (given up with its device)
  * @memcg: the opener's memory cgroup: what the context's works allocate
  *	(slots and ids of rejoins, a new device's) is charged to it
  * @owner: who opened it (set at open; @owner.file_ctx once after)
@@ -469,7 +491,9 @@ struct rdma_mcm_ctx {
 	u32 port_num;
 	bool ib_mgid;
 	bool mcast;
-	struct list_head gone_node;
+	int ifindex;
+	int sgid_index;
+	u64 removal;
 
 	struct work_struct work;
 	struct work_struct free_work;
@@ -489,7 +513,13 @@ struct rdma_mcm_ctx {
 	struct list_head waiting;
 	struct delayed_work rejoin_work;
 	bool look_for_device;
+	bool gid_changed;
 	bool rejoin_now;
+	bool has_turn;
+	u32 search_backoff_ms;
+	u64 look_ms;
+	u64 search_due_ms;
+	u64 turn_ms;
 
 	struct rdma_mcm_owner owner;
 	struct rdma_mcm_counters counters;
@@ -649,7 +679,9 @@ u64 rdma_mcm_backoff_due(const struct rdma_mcm_backend *be, u64 now_ms,
 void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_rejoin_work(struct work_struct *work);
 void rdma_mcm_rejoin_kick(struct rdma_mcm_ctx *ctx);
-void rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx);
+int rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx);
+/* The shortest time between two looks (or checks) of a context's device */
+#define RDMA_MCM_LOOK_MIN_MS	250
 extern unsigned int rdma_mcm_rejoin_rate;
 extern unsigned int rdma_mcm_backoff_min_ms;
 extern unsigned int rdma_mcm_backoff_max_ms;
@@ -669,26 +701,55 @@ void rdma_mcm_cb_barrier(struct rdma_mcm_ctx *ctx,
 			 struct rdma_mcm_membership *mb);
 
 /* rdma_mcm_device.c: RDMA devices and the contexts bound to them */
-int rdma_mcm_device_register(void);
-void rdma_mcm_device_unregister(void);
 unsigned int rdma_mcm_ib_device_count(void);
 int rdma_mcm_dev_add(struct ib_device *device);
 void rdma_mcm_dev_remove(struct ib_device *device);
+void rdma_mcm_dev_rename(struct ib_device *device);
+void rdma_mcm_dev_forget_all(void);
 bool rdma_mcm_dev_removing(struct ib_device *device);
 int rdma_mcm_registry_add(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx);
-struct rdma_mcm_ctx *rdma_mcm_registry_get(u32 from,
-					   const struct rdma_mcm_dump_filter *f,
-					   char *name, size_t len,
-					   u32 *port_num);
+struct rdma_mcm_ctx *
+rdma_mcm_registry_get(u32 from, u32 last,
+		      bool (*match)(const struct rdma_mcm_ctx *ctx,
+				    const void *arg),
+		      const void *arg, char *name, size_t len, u32 *port_num);
 void rdma_mcm_ctx_dev_name(struct rdma_mcm_ctx *ctx, char *name, size_t len);
-int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx, struct ib_device *device,
-			    u32 port_num);
+
+/**
+ * struct rdma_mcm_where - where an rdma_cm_id of a context landed
+ * @device: its RDMA device
+ * @port_num: its port
+ * @ifindex: the netdev it is bound on (bound_dev_if)
+ * @sgid_index: its source GID's index, or -1 when rdma_cm gave none
+ */
+struct rdma_mcm_where {
+	struct ib_device *device;
+	u32 port_num;
+	int ifindex;
+	int sgid_index;
+};
+
+void rdma_mcm_id_where(const struct rdma_cm_id *id, struct rdma_mcm_where *w);
+int rdma_mcm_ctx_set_device(struct rdma_mcm_ctx *ctx,
+			    const struct rdma_mcm_where *w);
+bool rdma_mcm_ctx_is_at(struct rdma_mcm_ctx *ctx,
+			const struct rdma_mcm_where *w);
 void rdma_mcm_ctx_clear_device(struct rdma_mcm_ctx *ctx);
-bool rdma_mcm_dev_take_tokens(struct ib_device *device, u64 now_ms,
-			      u64 *wait_ms);
+u64 rdma_mcm_dev_rejoin_turn(struct ib_device *device, u64 now_ms);
+/* What rdma_mcm_dev_changed() is told */
+enum rdma_mcm_dev_change {
+	RDMA_MCM_DEV_ADDED,
+	RDMA_MCM_DEV_GID_CHANGED,
+	RDMA_MCM_DEV_PORT_UP,
+};
+
 void rdma_mcm_dev_changed(struct ib_device *device, u32 port_num,
-			  bool port_up);
+			  enum rdma_mcm_dev_change what);
+
+/* rdma_mcm_ib_client.c: the ib_client (devices, their events, removal) */
+int rdma_mcm_device_register(void);
+void rdma_mcm_device_unregister(void);
 
 /* rdma_mcm_debugfs.c: /sys/kernel/debug/rdma_mcm */
 void rdma_mcm_debugfs_init(void);

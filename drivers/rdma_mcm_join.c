@@ -151,9 +151,10 @@ void rdma_mcm_member_unjoin(struct rdma_mcm_ctx *ctx,
  * @ctx: the context, with a device
  * @mb: the membership, %RDMA_MCM_WAITING and off the waiting list
  *
- * On success the membership is JOINING again, its join a rejoin (it ends
- * in ->rejoined()). On failure it is JOINING without an id: the caller
- * makes it wait again or fail.
+ * On success the membership is JOINING again: a rejoin, which ends in
+ * ->rejoined(), if it was joined before; else its first join tried again,
+ * which ends in ->joined(). On failure it is JOINING without an id: the
+ * caller makes it wait again or fail.
  *
  * Context: process context, @ctx->mutex held.
  * Return: 0, or the errors of rdma_mcm_join().
@@ -167,9 +168,11 @@ int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
 	lockdep_assert_held(&ctx->mutex);
 	spin_lock_bh(&ctx->lock);
 	rdma_mcm_set_state(mb, RDMA_MCM_JOINING, 0);
-	mb->rejoin = true;
 	rdma_mcm_observe_rejoin(mb);
 	spin_unlock_bh(&ctx->lock);
+	/* a healing context may have moved to a port without multicast */
+	if (!ctx->mcast)
+		return -EOPNOTSUPP;
 	slot = rdma_mcm_slot_get(ctx);
 	if (IS_ERR(slot))
 		return PTR_ERR(slot);
@@ -331,7 +334,8 @@ EXPORT_SYMBOL_GPL(rdma_mcm_join_ex);
  *
  * Context: process context; may sleep. May be called from a callback.
  * Return: 0; -EINVAL for a NULL @handle, a malformed, non-multicast or
- * other-family group or a bad @join_type; -EAFNOSUPPORT for an unsupported
+ * other-family group, an IPv6 group of interface-local or reserved scope,
+ * or a bad @join_type; -EAFNOSUPPORT for an unsupported
  * family; -EADDRINUSE when the context already has a membership of @group;
  * -ENODEV when the context's device (or netdev) is gone or going;
  * -ESHUTDOWN when the context is being closed; -EOPNOTSUPP when the device

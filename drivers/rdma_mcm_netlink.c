@@ -253,18 +253,23 @@ static int rdma_mcm_nl_fill_member(void *arg,
 	return 0;
 }
 
-/* An errno breakdown: only the errnos that happened */
+/*
+ * An errno breakdown: only the errnos that happened, each errno told
+ * apart first, "any other" (errno 0) last: a reader with room for fewer
+ * entries keeps the named ones (librdmamcm's struct has 16)
+ */
 static int rdma_mcm_nl_put_breakdown(struct sk_buff *skb, int attr,
 				     const atomic64_t *slots)
 {
 	struct nlattr *nest, *entry;
+	int k, i;
 	u64 n;
-	int i;
 
 	nest = nla_nest_start(skb, attr);
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = 0; i < RDMA_MCM_ERRNO_SLOTS; i++) {
+	for (k = 1; k <= RDMA_MCM_ERRNO_SLOTS; k++) {
+		i = k % RDMA_MCM_ERRNO_SLOTS;
 		n = atomic64_read(&slots[i]);
 		if (!n)
 			continue;

@@ -89,11 +89,18 @@ void rdma_mcm_notify_ctx(struct rdma_mcm_ctx *ctx,
  *  -ETIMEDOUT     the SA did not answer
  *  -ECONNREFUSED  the SA refused the join (-EINVAL: an error MAD status,
  *                 or a record that does not match the group's)
+ *  -EADDRNOTAVAIL no status at all (0): rdma_cm could not build the
+ *                 group's address handle from the join, which happens
+ *                 when the source GID went away meanwhile (a healing
+ *                 context waits, and its next look finds where the
+ *                 address went)
  *  -ENOMEM, -ENODEV as they are; anything else -EIO (logged)
  */
 static int rdma_mcm_mc_status(int status)
 {
 	switch (status) {
+	case 0:
+		return -EADDRNOTAVAIL;
 	case -ENETRESET:
 	case -ETIMEDOUT:
 	case -ENOMEM:
@@ -145,11 +152,14 @@ static void rdma_mcm_join_info(struct rdma_mcm_membership *mb,
 	info->ah_attr = *ah_attr;
 }
 
-/* The membership is joined (its QP, if any, attached). */
+/*
+ * The membership is joined (its QP, if any, attached): joined again, if its
+ * ULP was told of a JOINED before.
+ */
 static void rdma_mcm_joined(struct rdma_mcm_membership *mb)
 {
 	rdma_mcm_set_state(mb, RDMA_MCM_JOINED, 0);
-	if (mb->rejoin)
+	if (mb->ever_joined)
 		mb->rejoins++;
 	mb->backoff_ms = 0;
 }
@@ -186,8 +196,9 @@ static void rdma_mcm_claim_now(struct rdma_mcm_ctx *ctx,
 {
 	lockdep_assert_held(&ctx->lock);
 	d->mb = mb;
-	d->rejoined = mb->rejoin;
+	d->rejoined = mb->ever_joined;
 	rdma_mcm_joined(mb);
+	mb->ever_joined = true;
 	rdma_mcm_join_info(mb, ah_attr, &d->info);
 	rdma_mcm_observe_deliver(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
 	ctx->delivering = true;
@@ -482,6 +493,13 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 	default:
 		if (mb->state == RDMA_MCM_LEAVING || mb->state == RDMA_MCM_LEFT)
 			goto skip;
+		/*
+		 * Before its first JOINED a membership is still joining, as
+		 * far as its ULP knows: its first join tried again is not a
+		 * rejoin, and the JOINED that ends it is a ->joined().
+		 */
+		if (!mb->ever_joined)
+			goto skip;
 		break;
 	}
 	if (!rdma_mcm_cb_enter(ctx, mb))
@@ -492,7 +510,8 @@ static void rdma_mcm_callback(struct rdma_mcm_ctx *ctx,
 	if (what == RDMA_MCM_NOTIFY_JOINED) {
 		/* lent for the call; freed (with its GID reference) after */
 		rdma_mcm_join_info(mb, ah, &info);
-		rejoined = mb->rejoin;
+		rejoined = mb->ever_joined;
+		mb->ever_joined = true;
 	}
 	spin_unlock_bh(&ctx->lock);
 

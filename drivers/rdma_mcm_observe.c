@@ -116,10 +116,11 @@ void rdma_mcm_observe_leave(struct rdma_mcm_membership *mb, int from)
 	u8 group[16];
 
 	/*
-	 * a cancel is the leave of a first join in flight; a rejoin in flight
-	 * (after a loss, joined before or not) is left, not cancelled
+	 * a cancel is the leave of a join in flight of a membership never
+	 * joined (its first join, or that join tried again after a transient
+	 * error); a rejoin in flight is left, not cancelled
 	 */
-	rdma_mcm_count(mb->ctx, from == RDMA_MCM_JOINING && !mb->rejoin ?
+	rdma_mcm_count(mb->ctx, from == RDMA_MCM_JOINING && !mb->ever_joined ?
 				RDMA_MCM_CNT_CANCELS : RDMA_MCM_CNT_LEAVES);
 	if (trace_mcm_leave_enabled()) {
 		rdma_mcm_group_bytes(mb, group);

@@ -106,20 +106,36 @@ static int rdma_mcm_slot_bind(struct rdma_mcm_ctx *ctx,
 }
 
 /**
+ * rdma_mcm_id_where() - where an rdma_cm_id landed
+ * @id: the id, bound or resolved
+ * @w: set to its device, port, netdev and source GID index
+ */
+void rdma_mcm_id_where(const struct rdma_cm_id *id, struct rdma_mcm_where *w)
+{
+	const struct ib_gid_attr *sgid = id->route.addr.dev_addr.sgid_attr;
+
+	w->device = id->device;
+	w->port_num = id->port_num;
+	w->ifindex = id->route.addr.dev_addr.bound_dev_if;
+	w->sgid_index = sgid ? sgid->index : -1;
+}
+
+/**
  * rdma_mcm_slot_probe() - does the context's address still lead to its device
  * @ctx: the context, with a device
  *
  * Binds (or resolves) a new id the way the context's ids are, and compares
- * where it lands with the context's device and port. Events of the probe
- * reach the context as those of its ids do.
+ * where it lands with where the context's ids are (rdma_mcm_ctx_is_at():
+ * device, port, netdev and source GID). Events of the probe reach the
+ * context as those of its ids do.
  *
  * Context: process context, @ctx->mutex held.
- * Return: 0 when it lands there; -ENODEV when it lands on another device
- * or port, or none; the errors of binding (-EADDRNOTAVAIL: the address is
- * gone).
+ * Return: 0 when it lands there; -ENODEV when it lands elsewhere, or on
+ * no device; the errors of binding (-EADDRNOTAVAIL: the address is gone).
  */
 int rdma_mcm_slot_probe(struct rdma_mcm_ctx *ctx)
 {
+	struct rdma_mcm_where w;
 	struct rdma_mcm_slot *slot;
 	struct rdma_cm_id *id;
 	int ret;
@@ -136,9 +152,11 @@ int rdma_mcm_slot_probe(struct rdma_mcm_ctx *ctx)
 		goto out;
 	}
 	ret = rdma_mcm_slot_bind(ctx, slot, id);
-	if (!ret && (id->device != ctx->device ||
-		     id->port_num != ctx->port_num))
-		ret = -ENODEV;
+	if (!ret) {
+		rdma_mcm_id_where(id, &w);
+		if (!id->device || !rdma_mcm_ctx_is_at(ctx, &w))
+			ret = -ENODEV;
+	}
 	ctx->be->destroy_id(ctx->be, id);
 out:
 	kfree(slot);
@@ -149,9 +167,9 @@ out:
  * rdma_mcm_slot_create() - a new rdma_cm_id bound to the context's address
  * @ctx: the context
  *
- * The first slot of a context gives it its device and port; later ones
- * must land on the same (else the address moved, and the context is
- * told to lose its device).
+ * The first slot of a context gives it its device, port, netdev and source
+ * GID; later ones must land on the same (else the address moved, and the
+ * context is told to lose its device).
  *
  * Context: process context, @ctx->mutex held.
  * Return: the slot, or an ERR_PTR(): -ENOMEM, -EADDRNOTAVAIL, -EINVAL,
@@ -161,6 +179,7 @@ out:
  */
 struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx)
 {
+	struct rdma_mcm_where w;
 	struct rdma_mcm_slot *slot;
 	struct rdma_cm_id *id;
 	int ret;
@@ -191,7 +210,8 @@ struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx)
 		ret = -ENODEV;
 		goto err_destroy;
 	}
-	ret = rdma_mcm_ctx_set_device(ctx, id->device, id->port_num);
+	rdma_mcm_id_where(id, &w);
+	ret = rdma_mcm_ctx_set_device(ctx, &w);
 	if (ret)
 		goto err_destroy;
 	slot->id = id;

@@ -67,6 +67,8 @@ static const struct mcm_errno_case mcm_status_cases[] = {
 	{ "-EINTR (SA query flushed) is -ENETRESET", -EINTR, -ENETRESET },
 	{ "-EINVAL (SA refused) is -ECONNREFUSED", -EINVAL, -ECONNREFUSED },
 	{ "-ENOMEM stays", -ENOMEM, -ENOMEM },
+	{ "0 (no address handle: the source GID went) is -EADDRNOTAVAIL",
+	  MCM_FAKE_NO_AH, -EADDRNOTAVAIL },
 	{ "-EBADMSG is unexpected: -EIO", -EBADMSG, -EIO },
 };
 

@@ -301,6 +301,7 @@ struct mcm_addr_case {
 	const char *addr;	/* NULL: all zero */
 	size_t len;		/* 0: the family's sockaddr size */
 	int expected;
+	sa_family_t ctx_family;	/* the context's (0: AF_INET) */
 };
 
 static const struct mcm_addr_case mcm_addr_cases[] = {
@@ -317,6 +318,20 @@ static const struct mcm_addr_case mcm_addr_cases[] = {
 	{ "IPv4, length one byte short", AF_INET, "239.1.2.3",
 	  sizeof(struct sockaddr_in) - 1, -EINVAL },
 	{ "length shorter than a family", AF_INET, "239.1.2.3", 1, -EINVAL },
+	/* an IPv6 group must be of a scope a link carries (finding 9) */
+	{ "IPv6 global ff0e::1", AF_INET6, "ff0e::1", 0, 0, AF_INET6 },
+	{ "IPv6 link-local ff02::1:2", AF_INET6, "ff02::1:2", 0, 0, AF_INET6 },
+	{ "IPv6 site-local, flags 1: ff15::2", AF_INET6, "ff15::2", 0, 0,
+	  AF_INET6 },
+	{ "IPv6 interface-local ff01::1", AF_INET6, "ff01::1", 0, -EINVAL,
+	  AF_INET6 },
+	{ "IPv6 interface-local, flags 3: ff31::8000:1", AF_INET6,
+	  "ff31::8000:1", 0, -EINVAL, AF_INET6 },
+	{ "IPv6 reserved scope 0: ff00::1", AF_INET6, "ff00::1", 0, -EINVAL,
+	  AF_INET6 },
+	{ "IPv6 reserved scope 15: ff1f::1", AF_INET6, "ff1f::1", 0, -EINVAL,
+	  AF_INET6 },
+	{ "IPv6 unicast", AF_INET6, "2001:db8::1", 0, -EINVAL, AF_INET6 },
 };
 
 static void mcm_addr_to_desc(const struct mcm_addr_case *c, char *desc)
@@ -326,7 +341,7 @@ static void mcm_addr_to_desc(const struct mcm_addr_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(mcm_addr, mcm_addr_cases, mcm_addr_to_desc);
 
-/* Group addresses, good and bad, checked against an IPv4 context. */
+/* Group addresses, good and bad, checked against an IPv4 (or IPv6) context. */
 static void mcm_group_address_checks(struct kunit *test)
 {
 	const struct mcm_addr_case *c = test->param_value;
@@ -345,7 +360,8 @@ static void mcm_group_address_checks(struct kunit *test)
 		len = c->family == AF_INET6 ? sizeof(struct sockaddr_in6) :
 					      sizeof(struct sockaddr_in);
 	KUNIT_EXPECT_EQ(test, rdma_mcm_group_parse((struct sockaddr *)&ss, len,
-						   AF_INET, &out),
+						   c->ctx_family ?: AF_INET,
+						   &out),
 			c->expected);
 }
 

@@ -476,6 +476,97 @@ static void mcm_event_from_inside_calls(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
 }
 
+/* A device removal as ib_core runs it, in a thread of its own */
+struct mcm_remover {
+	struct mcm_fake *fake;
+	int idx;
+	struct completion done;
+};
+
+static int mcm_remover_fn(void *arg)
+{
+	struct mcm_remover *r = arg;
+
+	mcm_fake_remove_device(r->fake, r->idx);
+	complete(&r->done);
+	return 0;
+}
+
+static void mcm_remove_in_thread(struct kunit *test, struct mcm_remover *r,
+				 int idx)
+{
+	struct mcm_test *t = test->priv;
+	struct task_struct *task;
+
+	r->fake = t->fake;
+	r->idx = idx;
+	init_completion(&r->done);
+	task = kthread_run(mcm_remover_fn, r, "mcm_remover%d", idx);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+}
+
+/*
+ * Two device removals that overlap (kernel review finding 1). Context c1
+ * (first in the registry) and healing context c2 are on device 0. Its
+ * removal tells both, then waits for c1, whose ->device_removed() is
+ * slow. Meanwhile c2 has let go of device 0, finds device 1, and device
+ * 1's removal tells it and waits for it. Each removal must wait for the
+ * contexts it told and return; at 8998c5d both linked c2's one list node
+ * into their lists (a list corruption that CONFIG_DEBUG_LIST reports, or
+ * an oops, when the first removal goes on).
+ */
+static void mcm_dev_removals_overlap(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in src = mcm_v4(MCM_SRC);
+	struct mcm_remover r0, r1;
+	struct rdma_mcm_ctx *c1, *c2;
+	struct mcm_rec *rec2;
+	u32 port;
+
+	rec2 = kunit_kzalloc(test, sizeof(*rec2), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rec2);
+	mcm_rec_init(test, rec2, t->fake);
+	c1 = mcm_open(test);
+	c2 = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
+				   &mcm_rec_ops, rec2, &t->fake->be,
+				   RDMA_MCM_OPEN_HEAL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c2);
+	rec2->ctx = c2;
+	mcm_join(test, c2, MCM_GROUP(60), NULL, RDMA_MCM_SENDONLY_FULLMEMBER);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+
+	t->rec.block_on_removed = true;
+	mcm_remove_in_thread(test, &r0, 0);
+	KUNIT_ASSERT_GT(test,
+			wait_for_completion_timeout(&t->rec.removed_entered,
+						    10 * HZ), 0UL);
+	/* both are told before the removal waits: c2 lets go of device 0 */
+	flush_work(&c2->work);
+	KUNIT_ASSERT_EQ(test, rec2->removed, 1);
+	t->fake->bind_dev = 1;
+	rdma_mcm_rejoin_run(c2);
+	KUNIT_ASSERT_PTR_EQ(test, rdma_mcm_device(c2, &port),
+			    t->fake->ibdev[1]);
+
+	mcm_remove_in_thread(test, &r1, 1);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&r1.done, 30 * HZ),
+			0UL);
+	KUNIT_EXPECT_EQ(test, rec2->removed, 2);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r0.done));
+
+	complete(&t->rec.removed_release);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&r0.done, 30 * HZ),
+			0UL);
+	KUNIT_EXPECT_EQ(test, t->rec.removed, 1);
+	KUNIT_EXPECT_NULL(test, rdma_mcm_device(c2, &port));
+	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);
+	rdma_mcm_close(c2);
+	rdma_mcm_close(c1);
+	mcm_rec_release(rec2);
+}
+
 static struct kunit_case rdma_mcm_device_cases[] = {
 	KUNIT_CASE(mcm_dev_lost_without_memberships),
 	KUNIT_CASE(mcm_dev_lost_with_error_memberships),
@@ -488,6 +579,7 @@ static struct kunit_case rdma_mcm_device_cases[] = {
 	KUNIT_CASE(mcm_dev_lost_callback_closes),
 	KUNIT_CASE(mcm_dev_lost_during_join),
 	KUNIT_CASE(mcm_moved_address_is_device_loss),
+	KUNIT_CASE(mcm_dev_removals_overlap),
 	KUNIT_CASE_PARAM(mcm_event_from_inside_calls, mcm_inject_gen_params),
 	{}
 };

@@ -93,7 +93,8 @@ static void fake_deliver(struct mcm_fake *fake, struct mcm_fake_join *join,
 		return;
 	ev.event = status ? RDMA_CM_EVENT_MULTICAST_ERROR :
 			    RDMA_CM_EVENT_MULTICAST_JOIN;
-	ev.status = status;
+	/* what cma_make_mc_event() sends when it cannot build the AH */
+	ev.status = status == MCM_FAKE_NO_AH ? 0 : status;
 	ev.param.ud.private_data = join->context;
 	if (!status) {
 		mcm_fake_mgid(idx >= 0 && fake->ib[idx],
@@ -191,7 +192,8 @@ void mcm_fake_inject(struct mcm_fake *fake, enum mcm_fake_at at,
 	case MCM_FAKE_DO_GID_CHANGE:
 		/* as rdma_mcm's event handler hears it, beside the call */
 		rdma_mcm_dev_changed(fid ? fid->id.device :
-				     fake->ibdev[fake->bind_dev], 1, false);
+				     fake->ibdev[fake->bind_dev], 1,
+				     RDMA_MCM_DEV_GID_CHANGED);
 		break;
 	case MCM_FAKE_DO_PAUSE:
 		mutex_unlock(&fake->lock);
@@ -270,6 +272,25 @@ static void fake_set_src(struct mcm_fake *fake, struct rdma_cm_id *id,
 			htons(40000 + fake->binds);
 }
 
+/*
+ * The id lands where binds land: the device, port and netdev (the
+ * device's own, or bind_ifindex: an upper of it, a VLAN say), with the
+ * source GID entry of bind_gid_index.
+ */
+static void fake_land(struct mcm_fake *fake, struct rdma_cm_id *id)
+{
+	struct ib_gid_attr *gid = &fake->gid_attr[fake->bind_dev];
+
+	id->device = fake->ibdev[fake->bind_dev];
+	id->port_num = fake->bind_port;
+	id->route.addr.dev_addr.bound_dev_if = fake->bind_ifindex ?:
+		MCM_FAKE_IFINDEX0 + fake->bind_dev;
+	gid->device = id->device;
+	gid->port_num = id->port_num;
+	gid->index = fake->bind_gid_index;
+	id->route.addr.dev_addr.sgid_attr = gid;
+}
+
 static int fake_bind_addr(const struct rdma_mcm_backend *be,
 			  struct rdma_cm_id *id, struct sockaddr *addr)
 {
@@ -292,12 +313,8 @@ static int fake_bind_addr(const struct rdma_mcm_backend *be,
 	 * rdma_bind_addr() acquires the device before the port, which can
 	 * still fail: rdma_cm may deliver events to the id from that point.
 	 */
-	if (!fake->no_device && !fake->gone[fake->bind_dev]) {
-		id->device = fake->ibdev[fake->bind_dev];
-		id->port_num = fake->bind_port;
-		id->route.addr.dev_addr.bound_dev_if =
-			MCM_FAKE_IFINDEX0 + fake->bind_dev;
-	}
+	if (!fake->no_device && !fake->gone[fake->bind_dev])
+		fake_land(fake, id);
 	mcm_fake_inject(fake, MCM_FAKE_AT_BIND, fid, NULL);
 	if (ret) {
 		id->device = NULL;	/* released again on failure */
@@ -511,10 +528,7 @@ static int fake_resolve_addr(const struct rdma_mcm_backend *be,
 		ev.event = RDMA_CM_EVENT_ADDR_ERROR;
 		ev.status = fake->resolve_status ?: -ENODEV;
 	} else {
-		id->device = fake->ibdev[fake->bind_dev];
-		id->port_num = fake->bind_port;
-		id->route.addr.dev_addr.bound_dev_if =
-			MCM_FAKE_IFINDEX0 + fake->bind_dev;
+		fake_land(fake, id);
 		memcpy(&fid->bound, dst, rdma_addr_size(dst));
 		fake_set_src(fake, id, (struct sockaddr *)&fake->route_src);
 	}
@@ -541,10 +555,61 @@ static void fake_arm(const struct rdma_mcm_backend *be,
 {
 	struct mcm_fake *fake = container_of(be, struct mcm_fake, be);
 
+	unsigned long flags;
+	int i;
+
 	WRITE_ONCE(fake->armed_delay_ms, delay_ms);
 	WRITE_ONCE(fake->armed, READ_ONCE(fake->armed) + 1);
+	/* when each context's work would run, as mod_delayed_work() does */
+	spin_lock_irqsave(&fake->arm_lock, flags);
+	for (i = 0; i < MCM_FAKE_ARMS; i++) {
+		if (fake->arms[i].ctx != ctx && fake->arms[i].ctx)
+			continue;
+		fake->arms[i].ctx = ctx;
+		fake->arms[i].due_ms = READ_ONCE(fake->clock_ms) + delay_ms;
+		break;
+	}
+	spin_unlock_irqrestore(&fake->arm_lock, flags);
 	if (READ_ONCE(fake->real_arm))
 		mod_delayed_work(rdma_mcm_wq, &ctx->rejoin_work, 3600 * HZ);
+}
+
+/**
+ * mcm_fake_armed_for() - when a context's rejoin work was last armed to run
+ * @fake: the fake
+ * @ctx: the context
+ *
+ * Return: the time on the fake's clock, or 0 if it never was.
+ */
+u64 mcm_fake_armed_for(struct mcm_fake *fake, struct rdma_mcm_ctx *ctx)
+{
+	unsigned long flags;
+	u64 due = 0;
+	int i;
+
+	spin_lock_irqsave(&fake->arm_lock, flags);
+	for (i = 0; i < MCM_FAKE_ARMS; i++)
+		if (fake->arms[i].ctx == ctx)
+			due = fake->arms[i].due_ms;
+	spin_unlock_irqrestore(&fake->arm_lock, flags);
+	return due;
+}
+
+/**
+ * mcm_fake_clear_armed() - forget a context's arming (its work ran)
+ * @fake: the fake
+ * @ctx: the context
+ */
+void mcm_fake_clear_armed(struct mcm_fake *fake, struct rdma_mcm_ctx *ctx)
+{
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&fake->arm_lock, flags);
+	for (i = 0; i < MCM_FAKE_ARMS; i++)
+		if (fake->arms[i].ctx == ctx)
+			fake->arms[i].due_ms = 0;
+	spin_unlock_irqrestore(&fake->arm_lock, flags);
 }
 
 /**
@@ -640,6 +705,7 @@ struct mcm_fake *mcm_fake_create(struct kunit *test)
 	init_completion(&fake->paused);
 	init_completion(&fake->resume);
 	init_completion(&fake->removed);
+	spin_lock_init(&fake->arm_lock);
 	fake->bind_port = 1;
 	route_src = (struct sockaddr_in *)&fake->route_src;
 	route_src->sin_family = AF_INET;
@@ -727,7 +793,8 @@ int mcm_fake_count_joins(struct mcm_fake *fake)
  * mcm_fake_complete() - deliver a join's event
  * @fake: the fake
  * @join: the join
- * @status: 0 for MULTICAST_JOIN, an error for MULTICAST_ERROR
+ * @status: 0 for MULTICAST_JOIN, an error for MULTICAST_ERROR (MCM_FAKE_NO_AH:
+ *	one with status 0)
  * @even_if_left: deliver even though the group was left: a late event
  *	that a buggy lower layer might send; rdma_cm itself never does
  *

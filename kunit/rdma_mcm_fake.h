@@ -60,6 +60,13 @@
 #define MCM_FAKE_MLID		0xc001
 #define MCM_FAKE_ROUTE_SRC	0xc0000263	/* 192.0.2.99: a route's source */
 #define MCM_FAKE_IFINDEX0	100	/* device i's netdev: ifindex 100 + i */
+#define MCM_FAKE_ARMS		4	/* contexts whose arming is kept */
+/*
+ * The status of mcm_fake_complete() for a MULTICAST_ERROR with status 0:
+ * what rdma_cm sends when it cannot build the group's address handle
+ * (cma_make_mc_event(): ib_init_ah_from_mcmember() failed)
+ */
+#define MCM_FAKE_NO_AH		1
 
 struct mcm_fake_id {
 	struct rdma_cm_id id;
@@ -194,6 +201,9 @@ struct mcm_fake {
 	bool auto_complete;	/* join events from inside the join call */
 	int bind_dev;		/* the device binds land on */
 	u32 bind_port;		/* and the port (1 or 2) */
+	int bind_ifindex;	/* and the netdev (0: the device's own) */
+	u32 bind_gid_index;	/* and the source GID's index */
+	struct ib_gid_attr gid_attr[MCM_FAKE_NR_DEVS];	/* the ids' sgid_attr */
 	struct mcm_fake_inject inject;
 	struct completion paused;
 	struct completion resume;
@@ -220,6 +230,12 @@ struct mcm_fake {
 	 */
 	bool real_arm;
 	unsigned long armed_delay_ms;
+	/* the fake clock's time each context's rejoin work is armed for */
+	spinlock_t arm_lock;
+	struct {
+		struct rdma_mcm_ctx *ctx;
+		u64 due_ms;
+	} arms[MCM_FAKE_ARMS];
 
 	/* when each rdma_join_multicast() was called, on the clock */
 	u64 *join_times;
@@ -270,6 +286,8 @@ int mcm_fake_live_ids_on(struct mcm_fake *fake, int idx);
 void mcm_fake_mgid(bool ib, const struct sockaddr *addr, union ib_gid *mgid);
 void mcm_fake_record_joins(struct mcm_fake *fake, unsigned int max);
 int mcm_fake_attached_to(struct mcm_fake *fake, struct ib_qp *qp);
+u64 mcm_fake_armed_for(struct mcm_fake *fake, struct rdma_mcm_ctx *ctx);
+void mcm_fake_clear_armed(struct mcm_fake *fake, struct rdma_mcm_ctx *ctx);
 struct mcm_fake_ipstate mcm_fake_ip_state(struct mcm_fake *fake, int ifindex,
 					  const struct sockaddr *group);
 int mcm_fake_ip_includes(struct mcm_fake *fake, int ifindex,

@@ -212,7 +212,9 @@ static int fake_ip_join(const struct rdma_mcm_backend *be, void *sock,
 	mutex_lock(&fake->lock);
 	fake->seq++;
 	fake->ip_joins++;
-	KUNIT_EXPECT_TRUE(fake->test, idx >= 0 && idx < MCM_FAKE_NR_DEVS);
+	/* a device's netdev, or the upper of one that binds land on */
+	KUNIT_EXPECT_TRUE(fake->test, (idx >= 0 && idx < MCM_FAKE_NR_DEVS) ||
+			  (fake->bind_ifindex && ifindex == fake->bind_ifindex));
 	KUNIT_EXPECT_FALSE(fake->test, fs->closed);
 	KUNIT_EXPECT_EQ(fake->test, fs->family, group->sa.sa_family);
 	KUNIT_EXPECT_NULL_MSG(fake->test, fake_sock_group(fs, ifindex, group),

@@ -773,6 +773,7 @@ static void mcm_ipmc_device_lost_inside_ip_join(struct kunit *test)
 	mcm_tick(test, ctx, 0);		/* and rejoins */
 	KUNIT_EXPECT_EQ(test, t->rec.added, 1);
 	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_JOINED);
+	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);
 	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 1);
 	KUNIT_EXPECT_EQ(test, mcm_ip(test, "ff1e::5:1").any_source, 1);
 	KUNIT_EXPECT_EQ(test, t->fake->joins_v6_refused, 2);
@@ -839,7 +840,7 @@ static void mcm_ipmc_ssm_moves_to_ib(struct kunit *test)
 	mcm_fake_complete_all(t->fake);
 	rdma_mcm_flush();
 	t->fake->bind_dev = 1;
-	rdma_mcm_dev_changed(t->fake->ibdev[0], 1, false);
+	rdma_mcm_dev_changed(t->fake->ibdev[0], 1, RDMA_MCM_DEV_GID_CHANGED);
 	mcm_tick(test, ctx, 0);		/* loses device 0 */
 	mcm_tick(test, ctx, 0);		/* finds device 1, rejoins */
 	KUNIT_ASSERT_PTR_EQ(test, rdma_mcm_device(ctx, &port),

@@ -86,6 +86,10 @@ static void mcm_rec_device_removed(void *priv)
 		rdma_mcm_close(rec->ctx);
 		rec->ctx = NULL;
 	}
+	if (rec->block_on_removed) {
+		complete(&rec->removed_entered);
+		wait_for_completion(&rec->removed_release);
+	}
 	mcm_rec_leave(rec);
 }
 
@@ -263,6 +267,32 @@ void mcm_wait_removing(struct kunit *test, struct ib_device *dev)
 			      "the device removal never began");
 }
 
+/* A recorder for a context of @fake's (zeroed first). */
+void mcm_rec_init(struct kunit *test, struct mcm_rec *rec,
+		  struct mcm_fake *fake)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->test = test;
+	rec->fake = fake;
+	init_completion(&rec->block_entered);
+	init_completion(&rec->block_release);
+	init_completion(&rec->rejoining_entered);
+	init_completion(&rec->rejoining_release);
+	init_completion(&rec->removed_entered);
+	init_completion(&rec->removed_release);
+}
+
+/* Nothing of @rec blocks any more (a case that stopped on an assertion). */
+void mcm_rec_release(struct mcm_rec *rec)
+{
+	rec->on_joined = MCM_ACT_NONE;
+	rec->block_on_rejoining = false;
+	rec->block_on_removed = false;
+	complete_all(&rec->block_release);
+	complete_all(&rec->rejoining_release);
+	complete_all(&rec->removed_release);
+}
+
 int mcm_test_init(struct kunit *test)
 {
 	struct mcm_test *t;
@@ -271,12 +301,7 @@ int mcm_test_init(struct kunit *test)
 	if (!t)
 		return -ENOMEM;
 	t->fake = mcm_fake_create(test);
-	t->rec.test = test;
-	t->rec.fake = t->fake;
-	init_completion(&t->rec.block_entered);
-	init_completion(&t->rec.block_release);
-	init_completion(&t->rec.rejoining_entered);
-	init_completion(&t->rec.rejoining_release);
+	mcm_rec_init(test, &t->rec, t->fake);
 	test->priv = t;
 	return 0;
 }
@@ -326,10 +351,7 @@ void mcm_test_exit(struct kunit *test)
 	struct rdma_mcm_live live;
 
 	/* a case that stopped on a failed assertion leaves nothing blocked */
-	t->rec.on_joined = MCM_ACT_NONE;
-	t->rec.block_on_rejoining = false;
-	complete_all(&t->rec.block_release);
-	complete_all(&t->rec.rejoining_release);
+	mcm_rec_release(&t->rec);
 	rdma_mcm_flush();
 	rdma_mcm_flush();
 	mcm_fake_destroy(t->fake);

@@ -43,6 +43,9 @@ struct mcm_rec {
 	int attached_at_removed; /* QPs the fake had attached then */
 	bool device_at_removed;	/* rdma_mcm_device() still gave one */
 	bool close_on_removed;	/* it closes the context */
+	bool block_on_removed;	/* it waits for the test */
+	struct completion removed_entered;
+	struct completion removed_release;
 
 	/* healing */
 	int rejoining;
@@ -119,6 +122,9 @@ void mcm_restore_params(void *unused);
 struct rdma_mcm_ctx *mcm_open_at(struct kunit *test, const struct sockaddr *src,
 				 u32 flags);
 void mcm_tick(struct kunit *test, struct rdma_mcm_ctx *ctx, u64 ms);
+void mcm_rec_init(struct kunit *test, struct mcm_rec *rec,
+		  struct mcm_fake *fake);
+void mcm_rec_release(struct mcm_rec *rec);
 int mcm_test_init(struct kunit *test);
 void mcm_test_exit(struct kunit *test);
 

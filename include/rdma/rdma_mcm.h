@@ -133,11 +133,15 @@ struct rdma_mcm_join_info {
  * on the same handle, with exponential backoff and within a rate limit per
  * device (module parameters rejoin_backoff_max_ms, rejoin_rate):
  *
- * @rejoining: a membership lost its group and will be joined again
+ * @rejoining: a joined membership lost its group and will be joined again
  *	(@reason: the status that made it wait). The QP, if any, is detached.
+ *	Only after ->joined(): a first join that fails transiently is tried
+ *	again without a word (the membership is %RDMA_MCM_WAITING meanwhile,
+ *	as rdma_mcm_query() shows), and ends in ->joined() or ->error().
  * @rejoined: it was joined again, with the new address handle attributes;
  *	the QP given to rdma_mcm_set_qp() (or to the join) is attached first.
- *	When NULL, ->joined() is called instead.
+ *	When NULL, ->joined() is called instead. A membership gets exactly
+ *	one ->joined() before any ->rejoining() or ->rejoined().
  * @device_added: a healing context that lost its device has one again
  *	(rdma_mcm_device() returns it): the ULP builds its verbs objects on it
  *	and gives the manager its new QP with rdma_mcm_set_qp(); the waiting

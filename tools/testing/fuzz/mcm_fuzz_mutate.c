@@ -54,7 +54,7 @@ static uint32_t put_odd_addr(struct rng *r, uint8_t *addr, int is_src)
 	};
 	static const char * const v6[] = {
 		"::", "::1", "fe80::1", "ff02::1", "ff0e::77:1", "2001:db8::1",
-		"::ffff:192.0.2.2", "ff00::",
+		"::ffff:192.0.2.2", "ff00::", "ff01::1", "ff3f::1:2",
 	};
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };

@@ -77,7 +77,7 @@ static void build_source(struct rng *r, uint8_t *e, uint32_t size,
 		"239.77.0.1", "239.255.255.255",
 	};
 	static const char * const v6_bad[] = {
-		"::", "ff02::1", "ff0e::77:1", "ff00::",
+		"::", "ff02::1", "ff0e::77:1", "ff00::", "ff11::1",
 	};
 	struct rdma_mcm_source src = { 0 };
 	struct sockaddr_storage ss;

@@ -29,7 +29,8 @@
  * of its tail E2BIG, else EFAULT when not all of it is readable), its
  * reserved field (EINVAL), its length and family as the group's. Then
  * the limits (not modelled: never reached here), then the manager: the
- * group of another family than the context, or not multicast (EINVAL);
+ * group of another family than the context, or not multicast, or an IPv6
+ * group of scope 0, 1 (interface-local) or 15 (EINVAL);
  * sources of a send-only join (EINVAL), of an AF_IB group (EOPNOTSUPP);
  * each source of another family, not unicast (multicast, 0.0.0.0/8,
  * 255.255.255.255, ::) or given twice (EINVAL). Past those, more sources
@@ -121,8 +122,11 @@ static int is_multicast(int family, const uint8_t *sa)
 		memcpy(&a4, sin, sizeof(a4));
 		return (ntohl(a4.sin_addr.s_addr) >> 28) == 0xe;
 	case AF_INET6:
+		/* and of a scope a link carries: not 0, 1 (interface-local), 15 */
 		memcpy(&a6, sin6, sizeof(a6));
-		return a6.sin6_addr.s6_addr[0] == 0xff;
+		return a6.sin6_addr.s6_addr[0] == 0xff &&
+		       (a6.sin6_addr.s6_addr[1] & 0xf) > 1 &&
+		       (a6.sin6_addr.s6_addr[1] & 0xf) != 0xf;
 	default:
 		memcpy(&ib, sib, sizeof(ib));
 		return ib.sib_addr[0] == 0xff;

@@ -274,29 +274,32 @@ static void test_device_removed(void)
 
 /*
  * The layouts of the structs each function fills or reads, as this
- * program sees them: "FUNCTION STRUCT:END/SIZE ...", END the offset of
- * the reserved space (the fields before are the ones the program reads)
+ * program sees them: "FUNCTION STRUCT:SIZE" for a struct of the kernel
+ * ABI, "FUNCTION STRUCT:END/SIZE ..." for one of librdmamcm.h, END the
+ * offset of its reserved space (the fields before are the ones the
+ * program reads)
  */
+static void size_line(const char *fn, const char *name, size_t size)
+{
+	printf("%s %s:%u\n", fn, name, (unsigned int)size);
+}
+
 #define END_SIZE(type, reserved)					\
 	(unsigned int)offsetof(struct type, reserved),			\
 	(unsigned int)sizeof(struct type)
 
 static void print_layouts(void)
 {
-	printf("rdma_mcm_query member:%u\n",
-	       (unsigned int)sizeof(struct rdma_mcm_member));
-	printf("rdma_mcm_list member:%u\n",
-	       (unsigned int)sizeof(struct rdma_mcm_member));
-	printf("rdma_mcm_join_batch join_entry:%u\n",
-	       (unsigned int)sizeof(struct rdma_mcm_join_entry));
-	printf("rdma_mcm_leave_batch leave_entry:%u\n",
-	       (unsigned int)sizeof(struct rdma_mcm_leave_entry));
-	printf("rdma_mcm_get_event event:%u\n",
-	       (unsigned int)sizeof(struct rdma_mcm_event));
-	printf("rdma_mcm_wait_event event:%u\n",
-	       (unsigned int)sizeof(struct rdma_mcm_event));
-	printf("rdma_mcm_join_sync event:%u\n",
-	       (unsigned int)sizeof(struct rdma_mcm_event));
+	size_line("rdma_mcm_query", "member", sizeof(struct rdma_mcm_member));
+	size_line("rdma_mcm_list", "member", sizeof(struct rdma_mcm_member));
+	size_line("rdma_mcm_join_batch", "join_entry",
+		  sizeof(struct rdma_mcm_join_entry));
+	size_line("rdma_mcm_leave_batch", "leave_entry",
+		  sizeof(struct rdma_mcm_leave_entry));
+	size_line("rdma_mcm_get_event", "event", sizeof(struct rdma_mcm_event));
+	size_line("rdma_mcm_wait_event", "event",
+		  sizeof(struct rdma_mcm_event));
+	size_line("rdma_mcm_join_sync", "event", sizeof(struct rdma_mcm_event));
 #ifdef RDMA_MCM_NL_NAME_LEN
 	printf("rdma_mcm_nl_dump_members nl_member:%u/%u\n",
 	       END_SIZE(rdma_mcm_nl_member, reserved));

@@ -1014,7 +1014,11 @@ static ssize_t f_send(void *priv, int fd, const void *buf, size_t len)
 	return (ssize_t)len;
 }
 
-/* The socket's next event into @b, or -1/ENOBUFS (or 0: none now) */
+/*
+ * The socket's next event into @b: 1; 0 when the run at the head has
+ * none now; -1/ENOBUFS; 2 when the family went at this event (the queue
+ * changed: look at it again)
+ */
 static int next_event(struct fnl_sock *s, struct nlb *b)
 {
 	struct dgram *d = s->head;
@@ -1026,7 +1030,7 @@ static int next_event(struct fnl_sock *s, struct nlb *b)
 		fnl.unregister_at = 0;
 		fnl.events = s->ev_next;
 		fnl_unregister(1);
-		return 0;
+		return 2;
 	}
 	if (fnl.enobufs_at && s->ev_next == fnl.enobufs_at) {
 		/* the socket overflowed: events lost meanwhile */
@@ -1078,12 +1082,11 @@ static ssize_t f_recv(void *priv, int fd, void *buf, size_t len, int flags,
 				sync_fd(s);
 				return -1;
 			}
-			if (ret)
+			if (ret == 1)
 				break;
-			if (d->run_end == RUN_OPEN && s->head == d)
-				d = NULL;	/* nothing more yet */
-			else
-				continue;
+			if (ret == 2 || d->run_end != RUN_OPEN)
+				continue;	/* d may be gone, or spent */
+			d = NULL;		/* nothing more yet */
 		}
 		if (d) {
 			s->head = d->next;

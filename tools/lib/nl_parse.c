@@ -30,8 +30,14 @@ _Static_assert(offsetof(struct rdma_mcm_nl_member, state_age_ms) == 496 &&
 	       offsetof(struct rdma_mcm_nl_member, nr_sources) == 504 &&
 	       offsetof(struct rdma_mcm_nl_member, joined_by) == 508 &&
 	       offsetof(struct rdma_mcm_nl_member, sources) == 512 &&
-	       offsetof(struct rdma_mcm_nl_member, reserved) == 520,
-	       "LIBRDMAMCM_1.5's fields of struct rdma_mcm_nl_member");
+	       offsetof(struct rdma_mcm_nl_member, present_hi) == 520 &&
+	       offsetof(struct rdma_mcm_nl_member, reserved) == 528,
+	       "LIBRDMAMCM_1.5's and 1.6's fields of struct rdma_mcm_nl_member");
+_Static_assert(offsetof(struct rdma_mcm_nl_context, present_hi) ==
+	       sizeof(struct rdma_mcm_nl_context) - 64 &&
+	       offsetof(struct rdma_mcm_nl_stats, present_hi) ==
+	       sizeof(struct rdma_mcm_nl_stats) - 64,
+	       "LIBRDMAMCM_1.6's present_hi: the first reserved word");
 _Static_assert(offsetof(struct rdma_mcm_nl_notice, m) == 16 &&
 	       offsetof(struct rdma_mcm_nl_notice, reserved) == 584,
 	       "notice layout");
@@ -42,7 +48,31 @@ _Static_assert(sizeof(struct rdma_mcm_nl_notice) == 616, "notice size");
 _Static_assert(RDMA_MCM_NL_COUNTERS >= __RDMA_MCM_CNT_MAX, "counters");
 _Static_assert(RDMA_MCM_NL_LIMITS >= __RDMA_MCM_LIMIT_MAX, "limits");
 _Static_assert(RDMA_MCM_NL_USAGE >= __RDMA_MCM_USAGE_MAX, "usage");
+/* attributes 64 to 127 go to present_hi, which nothing fills yet */
 _Static_assert(RDMA_MCM_A_MAX < 64, "present is a 64-bit mask");
+
+/*
+ * What each struct holds: the attributes this library parses into it,
+ * which are the bits @present may have (see librdmamcm.h). An attribute
+ * the kernel sends that is not here (a later kernel's, or one whose
+ * value has no field, as a context's AGE_MS) leaves its bit clear.
+ */
+#define A(x)		(1ULL << RDMA_MCM_A_##x)
+#define OWNER_ATTRS	(A(OWNER_KIND) | A(OWNER_PID) | A(OWNER_UID) | \
+			 A(OWNER_NAME))
+#define PLACE_ATTRS	(A(CTX_ID) | OWNER_ATTRS | A(FILE_CTX) | A(NETNS) | \
+			 A(DEV_NAME) | A(PORT) | A(NETDEV) | A(FAMILY) | A(SRC))
+#define COUNTER_ATTRS	(A(COUNTERS) | A(JOIN_FAILURES) | A(ERRORS))
+#define MEMBER_ATTRS	(PLACE_ATTRS | A(HANDLE) | A(GROUP) | A(MGID) | \
+			 A(MLID) | A(QKEY) | A(JOIN_TYPE) | A(STATE) | \
+			 A(STATUS) | A(LAST_STATUS) | A(AGE_MS) | \
+			 A(STATE_AGE_MS) | A(REJOINS) | A(QUEUED) | \
+			 A(QP_ATTACHED) | A(SOURCES) | A(JOINED_BY))
+#define EVENT_ATTRS	(MEMBER_ATTRS | A(EVENT) | A(TIME_NS))
+#define CONTEXT_ATTRS	(PLACE_ATTRS | A(CTX_FLAGS) | A(MEMBERS) | \
+			 COUNTER_ATTRS)
+#define STATS_ATTRS	(COUNTER_ATTRS | A(LIMITS) | A(USAGE) | \
+			 A(EVENTS_LOST) | A(DEVICE))
 
 /* --- attributes ----------------------------------------------------------- */
 
@@ -234,9 +264,17 @@ static int counter_add(const struct nlattr *a, void *arg)
 	return 0;
 }
 
+/*
+ * A breakdown by errno as the kernel sent it (up to 20 entries; from a
+ * later kernel maybe more: past ERRNO_SEEN they count as "any other")
+ */
+#define ERRNO_SEEN	64
+
 struct errno_list {
-	struct rdma_mcm_nl_errno_count *e;
-	uint32_t *n;
+	struct rdma_mcm_nl_errno_count e[ERRNO_SEEN];
+	unsigned int n;
+	uint64_t spilled;		/* the counts past ERRNO_SEEN */
+	int spill;
 };
 
 static int errno_add(const struct nlattr *a, void *arg)
@@ -250,31 +288,105 @@ static int errno_add(const struct nlattr *a, void *arg)
 	if (nest_table(a, &at) || get_u32(&at, RDMA_MCM_A_ERRNO, &ec.err) ||
 	    get_u64(&at, RDMA_MCM_A_COUNT, &ec.count))
 		return -1;
-	/* beyond the room: kept as "any other" errno */
-	if (*l->n < RDMA_MCM_NL_ERRNOS) {
-		l->e[(*l->n)++] = ec;
-		return 0;
+	if (l->n < ERRNO_SEEN) {
+		l->e[l->n++] = ec;
+	} else {
+		l->spilled += ec.count;
+		l->spill = 1;
 	}
-	l->e[RDMA_MCM_NL_ERRNOS - 1].err = 0;
-	l->e[RDMA_MCM_NL_ERRNOS - 1].count += ec.count;
+	return 0;
+}
+
+/* The errnos of the limits, which an administrator looks for first */
+static int limit_errno(uint32_t err)
+{
+	return err == ENOSPC || err == EMFILE || err == ENOBUFS;
+}
+
+/* Whether entry @a is to be kept by name before entry @b (@a sent first) */
+static int keep_before(const struct rdma_mcm_nl_errno_count *a,
+		       const struct rdma_mcm_nl_errno_count *b)
+{
+	if (limit_errno(a->err) != limit_errno(b->err))
+		return limit_errno(a->err);
+	return a->count >= b->count;
+}
+
+/*
+ * Into at most RDMA_MCM_NL_ERRNOS entries @out (librdmamcm.h): all of
+ * them when they fit, else RDMA_MCM_NL_ERRNOS - 1 named ones and one of
+ * errno 0 that counts the others
+ */
+static void errno_fold(const struct errno_list *l,
+		       struct rdma_mcm_nl_errno_count *out, uint32_t *n)
+{
+	unsigned char keep[ERRNO_SEEN] = { 0 };
+	unsigned int i, j, rank, kept = 0, other_at = l->n;
+	uint64_t other = l->spilled;
+
+	*n = 0;
+	if (l->n <= RDMA_MCM_NL_ERRNOS && !l->spill) {
+		memcpy(out, l->e, l->n * sizeof(*out));
+		*n = l->n;
+		return;
+	}
+	/* a named entry is kept when fewer than ERRNOS - 1 go before it */
+	for (i = 0; i < l->n; i++) {
+		if (!l->e[i].err)
+			continue;
+		for (rank = 0, j = 0; j < l->n; j++)
+			if (j != i && l->e[j].err &&
+			    (j < i ? keep_before(&l->e[j], &l->e[i]) :
+				     !keep_before(&l->e[i], &l->e[j])))
+				rank++;
+		keep[i] = rank < RDMA_MCM_NL_ERRNOS - 1;
+	}
+	for (i = 0; i < l->n; i++) {
+		if (keep[i])
+			continue;
+		other += l->e[i].count;
+		if (!l->e[i].err && other_at == l->n)
+			other_at = i;
+	}
+	for (i = 0; i <= l->n; i++) {
+		if (i == other_at) {
+			out[*n].err = 0;
+			out[*n].reserved = 0;
+			out[(*n)++].count = other;
+		}
+		if (i < l->n && keep[i] && kept++ < RDMA_MCM_NL_ERRNOS - 1)
+			out[(*n)++] = l->e[i];
+	}
+}
+
+/* A breakdown nest into @out and @n */
+static int get_breakdown(const struct nlattr *a,
+			 struct rdma_mcm_nl_errno_count *out, uint32_t *n)
+{
+	struct errno_list l;
+
+	if (!a)
+		return 0;
+	l.n = 0;
+	l.spilled = 0;
+	l.spill = 0;
+	if (nla_walk(nla_data(a), nla_len(a), errno_add, &l))
+		return -1;
+	errno_fold(&l, out, n);
 	return 0;
 }
 
 static int get_counters(const struct attrs *at,
 			struct rdma_mcm_nl_counters *cnt)
 {
-	struct errno_list jf = { cnt->join_failures, &cnt->n_join_failures };
-	struct errno_list er = { cnt->errors, &cnt->n_errors };
-	const struct nlattr *a;
+	const struct nlattr *a = at->tb[RDMA_MCM_A_COUNTERS];
 
-	a = at->tb[RDMA_MCM_A_COUNTERS];
 	if (a && nla_walk(nla_data(a), nla_len(a), counter_add, cnt))
 		return -1;
-	a = at->tb[RDMA_MCM_A_JOIN_FAILURES];
-	if (a && nla_walk(nla_data(a), nla_len(a), errno_add, &jf))
-		return -1;
-	a = at->tb[RDMA_MCM_A_ERRORS];
-	if (a && nla_walk(nla_data(a), nla_len(a), errno_add, &er))
+	if (get_breakdown(at->tb[RDMA_MCM_A_JOIN_FAILURES],
+			  cnt->join_failures, &cnt->n_join_failures) ||
+	    get_breakdown(at->tb[RDMA_MCM_A_ERRORS], cnt->errors,
+			  &cnt->n_errors))
 		return -1;
 	return 0;
 }
@@ -404,7 +516,7 @@ static int member_from(const struct attrs *at, struct rdma_mcm_nl_member *m,
 	uint16_t family = 0;
 
 	memset(m, 0, sizeof(*m));
-	m->present = at->present;
+	m->present = at->present & MEMBER_ATTRS;
 	if (get_u32(at, RDMA_MCM_A_CTX_ID, &m->ctx_id) ||
 	    get_u32(at, RDMA_MCM_A_HANDLE, &m->handle) ||
 	    get_owner(at, &m->owner_kind, &m->owner_pid, &m->owner_uid,
@@ -456,7 +568,7 @@ int mcm_nl_parse_context(const struct nlmsghdr *nlh,
 	memset(c, 0, sizeof(*c));
 	if (msg_table(nlh, &at))
 		return -1;
-	c->present = at.present;
+	c->present = at.present & CONTEXT_ATTRS;
 	if (get_u32(&at, RDMA_MCM_A_CTX_ID, &c->ctx_id) ||
 	    get_owner(&at, &c->owner_kind, &c->owner_pid, &c->owner_uid,
 		      c->owner_name) ||
@@ -533,7 +645,7 @@ int mcm_nl_parse_stats(const struct nlmsghdr *nlh,
 
 	if (msg_table(nlh, &at))
 		return -1;
-	st->present |= at.present;
+	st->present |= at.present & STATS_ATTRS;
 	if (get_counters(&at, &st->cnt) ||
 	    get_u64(&at, RDMA_MCM_A_EVENTS_LOST, &st->events_lost))
 		return -1;
@@ -560,6 +672,7 @@ int mcm_nl_parse_event(const struct nlmsghdr *nlh,
 	    get_u64(&at, RDMA_MCM_A_TIME_NS, &ev->time_ns))
 		return -1;
 	ev->event = type;
+	ev->m.present = at.present & EVENT_ATTRS;
 	return 0;
 }
 
@@ -575,7 +688,7 @@ static int mcgrp_add(const struct nlattr *a, void *arg)
 	if (nest_table(a, &at) || get_u32(&at, CTRL_ATTR_MCAST_GRP_ID, &id))
 		return -1;
 	get_str(&at, CTRL_ATTR_MCAST_GRP_NAME, name, sizeof(name));
-	if (!strcmp(name, RDMA_MCM_GENL_MCGRP_EVENTS))
+	if (f->group && !strcmp(name, f->group))
 		f->mcgrp = id;
 	return 0;
 }
@@ -587,8 +700,33 @@ int mcm_nl_parse_family(const struct nlmsghdr *nlh, struct mcm_nl_family *f)
 
 	if (msg_table(nlh, &at) || get_u16(&at, CTRL_ATTR_FAMILY_ID, &f->id))
 		return -1;
+	get_str(&at, CTRL_ATTR_FAMILY_NAME, f->name, sizeof(f->name));
 	a = at.tb[CTRL_ATTR_MCAST_GROUPS];
 	if (a && nla_walk(nla_data(a), nla_len(a), mcgrp_add, f))
 		return -1;
+	return 0;
+}
+
+/* --- extended ACKs ------------------------------------------------------- */
+
+int mcm_nl_parse_extack(const struct nlmsghdr *nlh, size_t hlen, char *msg,
+			size_t size, uint32_t *offs)
+{
+	size_t start = NLMSG_HDRLEN + NLA_ALIGN(hlen);
+	struct attrs at;
+	char *p;
+
+	msg[0] = 0;
+	*offs = UINT32_MAX;
+	if (nlh->nlmsg_len < start)
+		return bad();
+	if (nla_table((const uint8_t *)nlh + start, nlh->nlmsg_len - start,
+		      &at) ||
+	    get_u32(&at, NLMSGERR_ATTR_OFFS, offs))
+		return -1;
+	get_str(&at, NLMSGERR_ATTR_MSG, msg, size);
+	for (p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	return 0;
 }

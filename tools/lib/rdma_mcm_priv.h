@@ -153,12 +153,19 @@ extern MCM_HIDDEN void *rdma_mcm_io_priv;
 extern MCM_HIDDEN const struct rdma_mcm_io rdma_mcm_dev_io;
 
 /**
- * struct mcm_nl_io - how a netlink handle talks to the kernel (netlink.c)
- * @socket: a new NETLINK_GENERIC socket, bound, close-on-exec; an fd
- *	(pollable: POLLIN while a message waits) or -1/errno
- * @send: send(2) one request: bytes or -1/errno
- * @recv: recv(2) one datagram; @flags may hold MSG_DONTWAIT and MSG_TRUNC
- *	(then the datagram's whole length is returned): bytes or -1/errno
+ * struct mcm_nl_io - how the library talks to the kernel over netlink
+ *	(netlink.c's generic netlink handles, route.c's route lookups)
+ * @socket: a netlink socket of @protocol (NETLINK_GENERIC or
+ *	NETLINK_ROUTE), bound, close-on-exec, with NETLINK_EXT_ACK and
+ *	NETLINK_CAP_ACK where the kernel has them (pollable: POLLIN while a
+ *	message waits). @at < 0: a new descriptor; @at >= 0: the new socket
+ *	takes descriptor @at, whose socket it closes (dup3(2)), so that a
+ *	caller's saved number stays valid. The descriptor, or -1/errno (@at
+ *	untouched)
+ * @send: send(2) one request to the kernel: bytes or -1/errno
+ * @recv: recvfrom(2) one datagram; @flags may hold MSG_DONTWAIT and
+ *	MSG_TRUNC (then the datagram's whole length is returned); *@port is
+ *	the sender's port id (0: the kernel): bytes or -1/errno
  * @join_group: NETLINK_ADD_MEMBERSHIP of multicast group @group: 0 or
  *	-1/errno
  * @close: close(2) it
@@ -167,9 +174,10 @@ extern MCM_HIDDEN const struct rdma_mcm_io rdma_mcm_dev_io;
  * kernel (tests/fake_nl.c).
  */
 struct mcm_nl_io {
-	int (*socket)(void *priv);
+	int (*socket)(void *priv, int protocol, int at);
 	ssize_t (*send)(void *priv, int fd, const void *buf, size_t len);
-	ssize_t (*recv)(void *priv, int fd, void *buf, size_t len, int flags);
+	ssize_t (*recv)(void *priv, int fd, void *buf, size_t len, int flags,
+			uint32_t *port);
 	int (*join_group)(void *priv, int fd, uint32_t group);
 	void (*close)(void *priv, int fd);
 };
@@ -178,8 +186,29 @@ extern MCM_HIDDEN const struct mcm_nl_io *mcm_nl_io;
 extern MCM_HIDDEN void *mcm_nl_io_priv;
 extern MCM_HIDDEN const struct mcm_nl_io mcm_nl_sock_io;
 
-/* Bytes of one receive: a dump's datagram is at most 32 KiB */
-#define MCM_GENL_BUF	(128 * 1024)	/* STATS_GET's reply takes up to 82 KiB */
+/*
+ * The socket helpers of netlink.c that route.c shares: one request sent
+ * whole (EINTR restarted); one datagram of the kernel received into @buf
+ * of @cap bytes (EINTR restarted, another port's datagrams dropped,
+ * EMSGSIZE for one longer than @cap): bytes or -1/errno.
+ */
+MCM_HIDDEN int mcm_nl_send(const struct mcm_nl_io *io, void *priv, int fd,
+			   const void *buf, size_t len);
+MCM_HIDDEN ssize_t mcm_nl_recv(const struct mcm_nl_io *io, void *priv, int fd,
+			       void *buf, size_t cap, int flags);
+/*
+ * The errno in the error field of an NLMSG_ERROR or an NLMSG_DONE: 0 (an
+ * ack, a dump's end), a positive errno, or -1 for a value no kernel sends
+ * (positive, or below -4095: INT_MIN among them)
+ */
+MCM_HIDDEN int mcm_nl_errno(int32_t error);
+
+/*
+ * Bytes of one receive: a dump's datagram is at most 32 KiB, STATS_GET's
+ * reply up to 82 KiB. The man pages give it once, in rdma_mcm_nl_open(3)
+ * (EMSGSIZE), and tests/test_nl.c checks that they give this size.
+ */
+#define MCM_GENL_BUF	(128 * 1024)
 
 struct nlmsghdr;
 
@@ -213,14 +242,31 @@ MCM_HIDDEN int mcm_nl_parse_event(const struct nlmsghdr *nlh,
 				  struct rdma_mcm_nl_notice *ev,
 				  struct mcm_nl_srcs *srcs);
 
-/* The controller's answer about a family: its id, its "events" group */
+/*
+ * The controller's message about a family (CTRL_CMD_NEWFAMILY, the answer
+ * to CTRL_CMD_GETFAMILY or a notification; CTRL_CMD_DELFAMILY): its id,
+ * its name and the id of its multicast group named @group (the caller's;
+ * NULL: none looked for), 0 when it has none.
+ */
 struct mcm_nl_family {
+	const char *group;
 	uint16_t id;
 	uint32_t mcgrp;
+	char name[16];			/* GENL_NAMSIZ */
 };
 
 MCM_HIDDEN int mcm_nl_parse_family(const struct nlmsghdr *nlh,
 				   struct mcm_nl_family *f);
+
+/*
+ * The extended ACK of an NLMSG_ERROR or NLMSG_DONE (NLM_F_ACK_TLVS set),
+ * whose attributes start @hlen bytes (aligned) into its payload: the
+ * kernel's message into @msg (@size bytes, NUL-terminated, bytes below
+ * 0x20 and 0x7f as '?'; "" when none) and the offset of the request's
+ * attribute it blames into @offs (UINT32_MAX when none). 0, or -1/EBADMSG.
+ */
+MCM_HIDDEN int mcm_nl_parse_extack(const struct nlmsghdr *nlh, size_t hlen,
+				   char *msg, size_t size, uint32_t *offs);
 
 struct mcm_member;
 struct mcm_ctx;

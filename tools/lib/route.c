@@ -11,14 +11,16 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "rdma_mcm_priv.h"
 
 #define MCM_NL_BUF	4096
+/* the kernel answers at once; never hang on it */
+#define ROUTE_WAIT_MS	5000
 
 struct route_req {
 	struct nlmsghdr n;
@@ -44,10 +46,13 @@ static int parse_route(const struct nlmsghdr *h, int family,
 {
 	const struct rtmsg *r = NLMSG_DATA(h);
 	const struct rtattr *rta = RTM_RTA(r);
-	int len = (int)RTM_PAYLOAD(h), have_src = 0;
+	int len, have_src = 0;
 	struct sockaddr_in *sin = (struct sockaddr_in *)src;
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)src;
 
+	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*r)))
+		return -EBADMSG;
+	len = (int)RTM_PAYLOAD(h);
 	memset(src, 0, sizeof(*src));
 	*ifindex = 0;
 	for (; RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
@@ -74,26 +79,49 @@ static int parse_route(const struct nlmsghdr *h, int family,
 	return 0;
 }
 
-/* One request, its one answer; 0 or -errno */
-static int ask(int fd, struct route_req *req, int family,
+/* Milliseconds left until @end (CLOCK_MONOTONIC), 0 once it passed */
+static int ms_left(const struct timespec *end)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (end->tv_sec - now.tv_sec) * 1000LL +
+	     (end->tv_nsec - now.tv_nsec) / 1000000;
+	return ms > 0 ? (int)ms : 0;
+}
+
+/*
+ * One request, its one answer (the kernel's: mcm_nl_recv() drops another
+ * port's datagrams, and one of another sequence number is not it); 0 or
+ * -errno
+ */
+static int ask(const struct mcm_nl_io *io, void *priv, int fd,
+	       struct route_req *req, int family,
 	       struct sockaddr_storage *src, uint32_t *ifindex)
 {
-	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct timespec end;
 	uint8_t buf[MCM_NL_BUF];
 	struct nlmsghdr *h;
 	ssize_t n;
-	int len;
+	int len, err;
 
-	do {
-		n = sendto(fd, req, req->n.nlmsg_len, 0, (struct sockaddr *)&nl,
-			   sizeof(nl));
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
+	if (mcm_nl_send(io, priv, fd, req, req->n.nlmsg_len))
 		return -errno;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += ROUTE_WAIT_MS / 1000;
 	for (;;) {
-		do {
-			n = recv(fd, buf, sizeof(buf), 0);
-		} while (n < 0 && errno == EINTR);
+		n = poll(&p, 1, ms_left(&end));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -ETIMEDOUT;
+		n = mcm_nl_recv(io, priv, fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			continue;
 		if (n < 0)
 			return -errno;
 		len = (int)n;
@@ -102,23 +130,43 @@ static int ask(int fd, struct route_req *req, int family,
 			if (h->nlmsg_seq != req->n.nlmsg_seq)
 				continue;
 			if (h->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(h);
+				int32_t e;
 
-				return e->error ? e->error : -EPROTO;
+				if (h->nlmsg_len < NLMSG_LENGTH(sizeof(e)))
+					return -EBADMSG;
+				memcpy(&e, NLMSG_DATA(h), sizeof(e));
+				err = mcm_nl_errno(e);
+				if (err < 0)
+					return -EBADMSG;
+				return err ? -err : -EPROTO;
 			}
 			if (h->nlmsg_type == RTM_NEWROUTE)
 				return parse_route(h, family, src, ifindex);
 			if (h->nlmsg_type == NLMSG_DONE)
 				return -EPROTO;
 		}
+		if (len > 0)
+			return -EBADMSG;	/* runs past the datagram */
 	}
+}
+
+/* A sequence number another process cannot guess from the last one's */
+static uint32_t next_seq(void)
+{
+	static uint32_t seq;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) ^
+	       (uint32_t)t.tv_nsec ^ ((uint32_t)t.tv_sec << 20);
 }
 
 int mcm_route_lookup(const struct sockaddr *dst, struct sockaddr_storage *src,
 		     uint32_t *ifindex)
 {
 	const struct sockaddr_in6 *sin6 = (const void *)dst;
-	struct timeval tv = { .tv_sec = 5 };
+	const struct mcm_nl_io *io = mcm_nl_io;
+	void *priv = mcm_nl_io_priv;
 	struct route_req req;
 	int fd, ret;
 
@@ -126,7 +174,7 @@ int mcm_route_lookup(const struct sockaddr *dst, struct sockaddr_storage *src,
 	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
 	req.n.nlmsg_type = RTM_GETROUTE;
 	req.n.nlmsg_flags = NLM_F_REQUEST;
-	req.n.nlmsg_seq = 1;
+	req.n.nlmsg_seq = next_seq();
 	req.r.rtm_family = (unsigned char)dst->sa_family;
 	switch (dst->sa_family) {
 	case AF_INET:
@@ -145,14 +193,10 @@ int mcm_route_lookup(const struct sockaddr *dst, struct sockaddr_storage *src,
 	default:
 		return -EAFNOSUPPORT;	/* AF_IB has no routing table */
 	}
-	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_ROUTE);
+	fd = io->socket(priv, NETLINK_ROUTE, -1);
 	if (fd < 0)
 		return -errno;
-	/* the kernel answers at once; never hang on it */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
-		ret = -errno;
-	else
-		ret = ask(fd, &req, dst->sa_family, src, ifindex);
-	close(fd);
+	ret = ask(io, priv, fd, &req, dst->sa_family, src, ifindex);
+	io->close(priv, fd);
 	return ret;
 }

@@ -914,6 +914,12 @@ int cmd_monitor(struct cli *cli, int argc, char **argv)
 	pfd[0] = (struct pollfd){ .fd = rdma_mcm_nl_get_fd(nl), .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	while (!count || seen < count) {
+		/*
+		 * SIGINT, SIGTERM: before each event, for events may come
+		 * faster than they are printed (a heal storm) for minutes
+		 */
+		if (poll(&pfd[1], 1, 0) > 0)
+			break;
 		n = rdma_mcm_nl_read_event(nl, &ev);
 		if (n == 1) {
 			seen++;
@@ -931,6 +937,12 @@ int cmd_monitor(struct cli *cli, int argc, char **argv)
 			cli_err("an event the tool cannot read: %s",
 				strerror(errno));
 			continue;
+		}
+		if (n < 0 && errno == ESHUTDOWN) {
+			/* no event comes any more: say so, do not hang */
+			cli_err("the rdma_mcm module was unloaded");
+			ret = 1;
+			break;
 		}
 		if (n < 0) {
 			cli_err("events: %s", strerror(errno));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * An application of librdmamcm, built three times (Makefile):
+ * An application of librdmamcm, built four times (Makefile):
  *
  *   app-1.2  against the headers of librdmamcm 1.2 (tests/abi-1.2: a
  *            184-byte struct rdma_mcm_member) and linked against a stub
@@ -10,9 +10,17 @@
  *            members, 152-byte join entries) and a stub of 1.4's: it calls
  *            rdma_mcm_query@LIBRDMAMCM_1.3, rdma_mcm_list@LIBRDMAMCM_1.3
  *            and rdma_mcm_join_batch@LIBRDMAMCM_1.0
- *   app-1.5  against today's headers and library (208-byte members,
- *            168-byte join entries, the LIBRDMAMCM_1.5 versions), with a
- *            source-specific join
+ *   app-1.5  against those of librdmamcm 1.5 (tests/abi-1.5: 208-byte
+ *            members, 168-byte join entries, the LIBRDMAMCM_1.5 versions)
+ *            and a stub of 1.5's, with a source-specific join
+ *   app-1.6  the same against today's headers and library
+ *
+ * "app-X --layout" prints, for each function that fills or reads a
+ * struct of the application, the layout of those structs as the program
+ * was built (the offset of their reserved space, their size), and runs
+ * nothing: run-checks checks with them that debian/librdmamcm1.symbols
+ * gives each function at least the package of the first library whose
+ * header has that layout, as the program binds it.
  *
  * All run against today's librdmamcm.so and the fake device
  * (fake_preload.so), playing today's module, a newer one, the one before
@@ -25,7 +33,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,11 +272,72 @@ static void test_device_removed(void)
 	CHECK(events == 2);
 }
 
-int main(void)
+/*
+ * The layouts of the structs each function fills or reads, as this
+ * program sees them: "FUNCTION STRUCT:SIZE" for a struct of the kernel
+ * ABI, "FUNCTION STRUCT:END/SIZE ..." for one of librdmamcm.h, END the
+ * offset of its reserved space (the fields before are the ones the
+ * program reads)
+ */
+static void size_line(const char *fn, const char *name, size_t size)
+{
+	printf("%s %s:%u\n", fn, name, (unsigned int)size);
+}
+
+#define END_SIZE(type, reserved)					\
+	(unsigned int)offsetof(struct type, reserved),			\
+	(unsigned int)sizeof(struct type)
+
+static void print_layouts(void)
+{
+	size_line("rdma_mcm_query", "member", sizeof(struct rdma_mcm_member));
+	size_line("rdma_mcm_list", "member", sizeof(struct rdma_mcm_member));
+	size_line("rdma_mcm_join_batch", "join_entry",
+		  sizeof(struct rdma_mcm_join_entry));
+	size_line("rdma_mcm_leave_batch", "leave_entry",
+		  sizeof(struct rdma_mcm_leave_entry));
+	size_line("rdma_mcm_get_event", "event", sizeof(struct rdma_mcm_event));
+	size_line("rdma_mcm_wait_event", "event",
+		  sizeof(struct rdma_mcm_event));
+	size_line("rdma_mcm_join_sync", "event", sizeof(struct rdma_mcm_event));
+#ifdef RDMA_MCM_NL_NAME_LEN
+	printf("rdma_mcm_nl_dump_members nl_member:%u/%u\n",
+	       END_SIZE(rdma_mcm_nl_member, reserved));
+	printf("rdma_mcm_nl_read_event nl_notice:%u/%u nl_member:%u/%u\n",
+	       END_SIZE(rdma_mcm_nl_notice, reserved),
+	       END_SIZE(rdma_mcm_nl_member, reserved));
+	printf("rdma_mcm_nl_dump_contexts nl_context:%u/%u "
+	       "nl_counters:%u\n", END_SIZE(rdma_mcm_nl_context, reserved),
+	       (unsigned int)sizeof(struct rdma_mcm_nl_counters));
+	printf("rdma_mcm_nl_get_stats nl_stats:%u/%u nl_device:%u/%u\n",
+	       END_SIZE(rdma_mcm_nl_stats, reserved),
+	       END_SIZE(rdma_mcm_nl_device, reserved));
+#endif
+}
+
+/* The functions of --layout, bound whether or not they are called */
+typedef void (*any_fn)(void);
+
+static any_fn volatile const bound[] = {
+	(any_fn)rdma_mcm_query, (any_fn)rdma_mcm_list,
+	(any_fn)rdma_mcm_join_batch, (any_fn)rdma_mcm_leave_batch,
+	(any_fn)rdma_mcm_get_event, (any_fn)rdma_mcm_wait_event,
+	(any_fn)rdma_mcm_join_sync,
+#ifdef RDMA_MCM_NL_NAME_LEN
+	(any_fn)rdma_mcm_nl_dump_members, (any_fn)rdma_mcm_nl_read_event,
+	(any_fn)rdma_mcm_nl_dump_contexts, (any_fn)rdma_mcm_nl_get_stats,
+#endif
+};
+
+int main(int argc, char **argv)
 {
 	struct sockaddr_storage src = addr("10.0.0.1");
 	uint64_t got = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "--layout")) {
+		print_layouts();
+		return !bound[0];
+	}
 	ch = rdma_mcm_open_channel(O_NONBLOCK);
 	if (!ch) {
 		CHECK(ch);

@@ -35,7 +35,9 @@
  * 6), FAKE_NL_CONTEXTS, FAKE_NL_ABSENT (not registered), FAKE_NL_DENY
  * (EPERM on "events"), FAKE_NL_EVENTS=N scripted events (default 5),
  * FAKE_NL_ENOBUFS_AT=N ENOBUFS after N of them, standing for
- * FAKE_NL_LOST events (default 2), FAKE_NL_EVENTS_LOST (stats).
+ * FAKE_NL_LOST events (default 2), FAKE_NL_EVENTS_LOST (stats),
+ * FAKE_NL_UNREGISTER_AT=N the module unloaded when a monitor reaches
+ * event N, FAKE_NL_EVENT_US=N each event takes N microseconds to come.
  *
  * At exit, with FAKE_VERBS, a verbs object left, a rule of verbs broken
  * or a QP destroyed while attached is reported on stderr.

@@ -1,20 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * A fake generic netlink kernel for librdmamcm's netlink.c: the
- * controller resolves "rdma_mcm" and its "events" group; the family
- * answers MEMBER_GET and CTX_GET dumps (built lazily, one datagram per
- * recv, so 100,000 memberships cost no memory), STATS_GET, and sends a
- * scripted series of events to a socket that joins "events", with an
- * ENOBUFS in the middle if asked. Every canned message carries an
- * attribute of a type the library does not know and a padding attribute.
+ * A fake netlink kernel for librdmamcm's netlink.c and route.c, which
+ * answers as af_netlink and the generic netlink controller do:
  *
- * A socket is an eventfd, readable while the socket has something to
- * receive, so that poll(2) works on it.
+ *  - the controller resolves "rdma_mcm" (its "events" group) and
+ *    "nlctrl" (its "notify" group); fnl_unregister() and fnl_register()
+ *    do what genl_unregister_family() and genl_register_family() do: the
+ *    family's listeners are dropped from its groups, requests to its id
+ *    get ENOENT, and the "notify" group hears CTRL_CMD_DELMCAST_GRP and
+ *    CTRL_CMD_DELFAMILY (then CTRL_CMD_NEWFAMILY and _NEWMCAST_GRP);
+ *  - the family answers MEMBER_GET and CTX_GET dumps (built lazily, one
+ *    datagram per recv, so 100,000 memberships cost no memory; the first
+ *    at the request, as __netlink_dump_start() does), a second dump on a
+ *    socket whose dump runs with EBUSY (nlk->cb_running), STATS_GET, and
+ *    a policy error with an extended ACK (NLMSGERR_ATTR_MSG, _OFFS; the
+ *    request echoed when the socket has no NETLINK_CAP_ACK);
+ *  - a socket in the "events" group gets a scripted series of events in
+ *    order with what else is queued to it, with an ENOBUFS in the middle
+ *    if asked;
+ *  - rtnetlink answers RTM_GETROUTE with a route;
+ *  - another port's datagram can be put ahead of a reply, as any local
+ *    process may send one.
+ *
+ * Every canned message carries an attribute of a type the library does
+ * not know and a padding attribute. A socket is an eventfd, readable
+ * while the socket has something to receive, so that poll(2) works on it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +95,8 @@ void nlb_put(struct nlb *b, uint16_t type, const void *data, size_t len)
 	a = (void *)(b->buf + b->len);
 	a->nla_type = type;
 	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
-	memcpy(a + 1, data, len);
+	if (len)
+		memcpy(a + 1, data, len);
 	memset((uint8_t *)a + a->nla_len, 0,
 	       NLA_ALIGN(a->nla_len) - a->nla_len);
 	b->len += NLA_ALIGN(a->nla_len);
@@ -422,9 +441,19 @@ void fnl_put_event(struct nlb *b, unsigned int i)
 
 enum { DUMP_NONE, DUMP_MEMBERS, DUMP_CONTEXTS };
 
-/* A datagram queued on a socket */
+#define GRP_EVENTS	1		/* the family's "events" */
+#define GRP_NOTIFY	2		/* the controller's "notify" */
+#define RUN_OPEN	UINT_MAX	/* a run up to fnl.events, as they come */
+
+/*
+ * What is queued on a socket, in order: a datagram, or a run of the
+ * script's events (those the socket gets while in the "events" group)
+ */
 struct dgram {
 	struct dgram *next;
+	uint32_t port;			/* the sender's: 0, the kernel */
+	int run;			/* a run of events, not a datagram */
+	unsigned int run_end;		/* its end, or RUN_OPEN */
 	size_t len;
 	uint8_t data[];
 };
@@ -432,8 +461,9 @@ struct dgram {
 struct fnl_sock {
 	int used;
 	int fd;				/* eventfd */
+	int protocol;			/* NETLINK_GENERIC, NETLINK_ROUTE */
 	int readable;			/* the eventfd's count is 1 */
-	int group;			/* joined "events" */
+	int groups;			/* GRP_* joined */
 	struct dgram *head, *tail;
 	int dump;			/* DUMP_* in progress */
 	unsigned int next;		/* its next object */
@@ -455,10 +485,33 @@ static struct fnl_sock *sock_of(int fd)
 	return NULL;
 }
 
-static int has_input(const struct fnl_sock *s)
+static unsigned int run_end(const struct dgram *d)
 {
-	return s->head || s->dump || s->enobufs ||
-	       (s->group && s->ev_next < fnl.events);
+	return d->run_end == RUN_OPEN ? fnl.events : d->run_end;
+}
+
+/* Drop the runs at the head that have nothing more to give */
+static void skip_spent(struct fnl_sock *s)
+{
+	struct dgram *d;
+
+	while ((d = s->head) && d->run && d->run_end != RUN_OPEN &&
+	       s->ev_next >= d->run_end) {
+		s->head = d->next;
+		if (!s->head)
+			s->tail = NULL;
+		free(d);
+	}
+}
+
+static int has_input(struct fnl_sock *s)
+{
+	skip_spent(s);
+	if (s->enobufs || s->dump)
+		return 1;
+	if (!s->head)
+		return 0;
+	return !s->head->run || s->ev_next < run_end(s->head);
 }
 
 /* The eventfd is readable exactly while the socket has input */
@@ -475,18 +528,9 @@ static void sync_fd(struct fnl_sock *s)
 	}
 }
 
-static void queue(struct fnl_sock *s, const struct nlb *b)
+static void append(struct fnl_sock *s, struct dgram *d)
 {
-	struct dgram *d;
-
-	if (!b->len)
-		return;
-	d = malloc(sizeof(*d) + b->len);
-	if (!d)
-		abort();
 	d->next = NULL;
-	d->len = b->len;
-	memcpy(d->data, b->buf, b->len);
 	if (s->tail)
 		s->tail->next = d;
 	else
@@ -494,30 +538,102 @@ static void queue(struct fnl_sock *s, const struct nlb *b)
 	s->tail = d;
 }
 
-static int f_socket(void *priv)
+/* The events sent so far were queued before what comes now */
+static void close_run(struct fnl_sock *s)
 {
-	int i;
+	if (s->tail && s->tail->run && s->tail->run_end == RUN_OPEN)
+		s->tail->run_end = fnl.events;
+}
+
+/* A datagram from port @port, behind what is queued */
+static void queue_from(struct fnl_sock *s, const struct nlb *b,
+		       uint32_t port)
+{
+	struct dgram *d;
+
+	if (!b->len)
+		return;
+	d = calloc(1, sizeof(*d) + b->len);
+	if (!d)
+		abort();
+	d->port = port;
+	d->len = b->len;
+	memcpy(d->data, b->buf, b->len);
+	close_run(s);
+	append(s, d);
+	sync_fd(s);
+}
+
+static void queue(struct fnl_sock *s, const struct nlb *b)
+{
+	queue_from(s, b, 0);
+}
+
+static void free_queue(struct fnl_sock *s)
+{
+	struct dgram *d;
+
+	while ((d = s->head)) {
+		s->head = d->next;
+		free(d);
+	}
+	s->tail = NULL;
+}
+
+static int f_socket(void *priv, int protocol, int at)
+{
+	struct fnl_sock *s = NULL;
+	int i, fd;
 
 	(void)priv;
-	for (i = 0; i < FNL_SOCKETS; i++) {
-		struct fnl_sock *s = &socks[i];
-
-		if (s->used)
-			continue;
-		memset(s, 0, sizeof(*s));
-		s->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		if (s->fd < 0)
-			return -1;
-		s->used = 1;
-		fnl.sockets++;
-		fnl.opened++;
-		return s->fd;
+	if (at >= 0) {
+		s = sock_of(at);
+		if (!s)
+			abort();
 	}
-	errno = EMFILE;
-	return -1;
+	for (i = 0; i < FNL_SOCKETS && !s; i++)
+		if (!socks[i].used)
+			s = &socks[i];
+	if (!s) {
+		errno = EMFILE;
+		return -1;
+	}
+	fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (at >= 0) {
+		/* dup3(): the old socket goes, its number stays */
+		free_queue(s);
+		if (dup3(fd, at, O_CLOEXEC) < 0)
+			abort();
+		close(fd);
+		fd = at;
+		fnl.sockets--;
+	}
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->protocol = protocol;
+	s->used = 1;
+	fnl.sockets++;
+	fnl.opened++;
+	return fd;
 }
 
 static void f_close(void *priv, int fd)
+{
+	struct fnl_sock *s = sock_of(fd);
+
+	(void)priv;
+	if (!s)
+		abort();
+	free_queue(s);
+	close(s->fd);
+	s->used = 0;
+	fnl.sockets--;
+}
+
+/* As genl_bind(): a group no family has is joined, and hears nothing */
+static int f_join_group(void *priv, int fd, uint32_t group)
 {
 	struct fnl_sock *s = sock_of(fd);
 	struct dgram *d;
@@ -525,33 +641,146 @@ static void f_close(void *priv, int fd)
 	(void)priv;
 	if (!s)
 		abort();
-	while ((d = s->head)) {
-		s->head = d->next;
-		free(d);
+	if (group == GENL_ID_CTRL) {
+		s->groups |= GRP_NOTIFY;
+		return 0;
 	}
-	close(s->fd);
-	s->used = 0;
-	fnl.sockets--;
-}
-
-static int f_join_group(void *priv, int fd, uint32_t group)
-{
-	struct fnl_sock *s = sock_of(fd);
-
-	(void)priv;
-	if (!s)
-		abort();
-	if (group != FNL_MCGRP) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (fnl.absent || group != fnl.mcgrp_id || (s->groups & GRP_EVENTS))
+		return 0;
 	if (fnl.deny_monitor) {
 		errno = EPERM;
 		return -1;
 	}
-	s->group = 1;
+	s->groups |= GRP_EVENTS;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		abort();
+	d->run = 1;
+	d->run_end = RUN_OPEN;
+	append(s, d);
 	sync_fd(s);
 	return 0;
+}
+
+/*
+ * A controller's message about the family (as ctrl_fill_info() and
+ * ctrl_fill_mcgrp_info()): @cmd CTRL_CMD_NEWFAMILY, _DELFAMILY,
+ * _NEWMCAST_GRP or _DELMCAST_GRP, to request @seq (0: a notification)
+ */
+static void put_family(struct nlb *b, uint8_t cmd, uint32_t seq)
+{
+	nlb_msg(b, GENL_ID_CTRL, 0, seq, cmd);
+	nlb_str(b, CTRL_ATTR_FAMILY_NAME, RDMA_MCM_GENL_NAME);
+	nlb_u16(b, CTRL_ATTR_FAMILY_ID, fnl.family_id);
+	nlb_u32(b, CTRL_ATTR_VERSION, RDMA_MCM_GENL_VERSION);
+	nlb_nest(b, CTRL_ATTR_MCAST_GROUPS);
+	if (cmd == CTRL_CMD_NEWFAMILY) {
+		nlb_nest(b, 1);
+		nlb_str(b, CTRL_ATTR_MCAST_GRP_NAME, "other");
+		nlb_u32(b, CTRL_ATTR_MCAST_GRP_ID, fnl.mcgrp_id + 1);
+		nlb_nest_end(b);
+	}
+	nlb_nest(b, 2);
+	nlb_str(b, CTRL_ATTR_MCAST_GRP_NAME, RDMA_MCM_GENL_MCGRP_EVENTS);
+	nlb_u32(b, CTRL_ATTR_MCAST_GRP_ID, fnl.mcgrp_id);
+	nlb_nest_end(b);
+	nlb_nest_end(b);
+	nlb_end(b);
+}
+
+/* A notification of the controller to every socket in "notify" */
+static void notify(uint8_t cmd)
+{
+	uint8_t buf[512];
+	struct nlb b;
+	int i;
+
+	nlb_init(&b, buf, sizeof(buf));
+	put_family(&b, cmd, 0);
+	for (i = 0; i < FNL_SOCKETS; i++)
+		if (socks[i].used && (socks[i].groups & GRP_NOTIFY))
+			queue(&socks[i], &b);
+}
+
+void fnl_unregister(int notified)
+{
+	int i;
+
+	if (fnl.absent)
+		return;
+	/* genl_unregister_mc_groups(): every listener dropped */
+	for (i = 0; i < FNL_SOCKETS; i++) {
+		if (!socks[i].used || !(socks[i].groups & GRP_EVENTS))
+			continue;
+		close_run(&socks[i]);
+		socks[i].groups &= ~GRP_EVENTS;
+	}
+	if (notified) {
+		notify(CTRL_CMD_DELMCAST_GRP);
+		notify(CTRL_CMD_DELFAMILY);
+	}
+	fnl.absent = 1;
+}
+
+void fnl_register(uint16_t family, uint32_t mcgrp, int notified)
+{
+	fnl.family_id = family;
+	fnl.mcgrp_id = mcgrp;
+	fnl.absent = 0;
+	if (notified) {
+		notify(CTRL_CMD_NEWFAMILY);
+		notify(CTRL_CMD_NEWMCAST_GRP);
+	}
+}
+
+/*
+ * The kernel's answer of @error to request @req, as netlink_ack() gives
+ * it: the request's header (all of it without NETLINK_CAP_ACK), and with
+ * NETLINK_EXT_ACK the text @msg and the offset of attribute @bad in the
+ * request
+ */
+static void ack(struct fnl_sock *s, const struct nlmsghdr *req, int error,
+		const char *msg, const void *bad)
+{
+	uint8_t buf[1024];
+	struct nlmsghdr *nlh = (void *)buf;
+	struct nlmsgerr *e = NLMSG_DATA(nlh);
+	size_t echo = error && fnl.no_cap_ack ? req->nlmsg_len : NLMSG_HDRLEN;
+	struct nlb b;
+
+	memset(buf, 0, sizeof(buf));
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_seq = req->nlmsg_seq;
+	nlh->nlmsg_flags = echo == NLMSG_HDRLEN ? NLM_F_CAPPED : 0;
+	e->error = error;
+	memcpy(&e->msg, req, echo);
+	/* the attributes go on from here, as nla_put() does */
+	nlb_init(&b, buf, sizeof(buf));
+	b.len = NLMSG_ALIGN(NLMSG_LENGTH(sizeof(*e) - NLMSG_HDRLEN + echo));
+	if (error && !fnl.no_ext_ack && (msg || bad)) {
+		nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
+		if (msg)
+			nlb_str(&b, NLMSGERR_ATTR_MSG, msg);
+		if (bad)
+			nlb_u32(&b, NLMSGERR_ATTR_OFFS,
+				(uint32_t)((const uint8_t *)bad -
+					   (const uint8_t *)req));
+	}
+	nlh->nlmsg_len = (uint32_t)b.len;
+	queue(s, &b);
+}
+
+/* Another process's datagram, sent to our port ahead of @seq's answer */
+static void forge(struct fnl_sock *s, uint32_t seq)
+{
+	uint8_t buf[64];
+	struct nlb b;
+
+	if (!fnl.inject_port)
+		return;
+	nlb_init(&b, buf, sizeof(buf));
+	nlb_done(&b, seq);
+	queue_from(s, &b, fnl.inject_port);
 }
 
 static void reply_family(struct fnl_sock *s, const struct nlmsghdr *nlh)
@@ -560,109 +789,35 @@ static void reply_family(struct fnl_sock *s, const struct nlmsghdr *nlh)
 	struct nlb b;
 	size_t hdr = NLMSG_LENGTH(GENL_HDRLEN);
 	const struct nlattr *a = (const void *)((const uint8_t *)nlh + hdr);
+	const char *name = (const char *)(a + 1);
 
+	fnl.resolves++;
 	nlb_init(&b, buf, sizeof(buf));
 	if (nlh->nlmsg_len < hdr + NLA_HDRLEN ||
-	    a->nla_type != CTRL_ATTR_FAMILY_NAME ||
-	    strcmp((const char *)(a + 1), RDMA_MCM_GENL_NAME) || fnl.absent) {
-		nlb_error(&b, nlh->nlmsg_seq, -ENOENT);
-		queue(s, &b);
+	    a->nla_type != CTRL_ATTR_FAMILY_NAME) {
+		ack(s, nlh, -EINVAL, NULL, NULL);
 		return;
 	}
-	nlb_msg(&b, GENL_ID_CTRL, 0, nlh->nlmsg_seq, CTRL_CMD_NEWFAMILY);
-	nlb_str(&b, CTRL_ATTR_FAMILY_NAME, RDMA_MCM_GENL_NAME);
-	nlb_u16(&b, CTRL_ATTR_FAMILY_ID, FNL_FAMILY);
-	nlb_u32(&b, CTRL_ATTR_VERSION, RDMA_MCM_GENL_VERSION);
-	nlb_nest(&b, CTRL_ATTR_MCAST_GROUPS);
-	nlb_nest(&b, 1);
-	nlb_str(&b, CTRL_ATTR_MCAST_GRP_NAME, "other");
-	nlb_u32(&b, CTRL_ATTR_MCAST_GRP_ID, FNL_MCGRP + 1);
-	nlb_nest_end(&b);
-	nlb_nest(&b, 2);
-	nlb_str(&b, CTRL_ATTR_MCAST_GRP_NAME, RDMA_MCM_GENL_MCGRP_EVENTS);
-	nlb_u32(&b, CTRL_ATTR_MCAST_GRP_ID, FNL_MCGRP);
-	nlb_nest_end(&b);
-	nlb_nest_end(&b);
-	nlb_end(&b);
-	queue(s, &b);
-}
-
-/* The family's request: strict, as the kernel is */
-static void request(struct fnl_sock *s, const struct nlmsghdr *nlh)
-{
-	const struct genlmsghdr *g = NLMSG_DATA(nlh);
-	size_t hdr = NLMSG_LENGTH(GENL_HDRLEN);
-	const uint8_t *p = (const uint8_t *)nlh + hdr;
-	size_t left = nlh->nlmsg_len - hdr;
-	uint32_t filter = 0;
-	uint8_t buf[4096];
-	struct nlb b;
-
-	nlb_init(&b, buf, sizeof(buf));
-	while (left >= NLA_HDRLEN) {
-		const struct nlattr *a = (const void *)p;
-
-		if (a->nla_type != RDMA_MCM_A_CTX_ID || a->nla_len != 8 ||
-		    g->cmd != RDMA_MCM_CMD_MEMBER_GET) {
-			nlb_error(&b, nlh->nlmsg_seq, -EINVAL);
-			queue(s, &b);
-			return;
-		}
-		memcpy(&filter, a + 1, 4);
-		p += NLA_ALIGN(8);
-		left -= left < NLA_ALIGN(8) ? left : NLA_ALIGN(8);
-	}
-	switch (g->cmd) {
-	case RDMA_MCM_CMD_MEMBER_GET:
-	case RDMA_MCM_CMD_CTX_GET:
-		if (!(nlh->nlmsg_flags & NLM_F_DUMP))
-			break;
-		s->dump = g->cmd == RDMA_MCM_CMD_MEMBER_GET ? DUMP_MEMBERS :
-							      DUMP_CONTEXTS;
-		s->next = 0;
-		s->dump_seq = nlh->nlmsg_seq;
-		s->filter_ctx = filter;
-		return;
-	case RDMA_MCM_CMD_STATS_GET:
-		nlb_msg(&b, FNL_FAMILY, 0, nlh->nlmsg_seq,
-			RDMA_MCM_CMD_STATS_GET);
-		fnl_put_stats(&b);
-		if (nlb_end(&b))
-			queue(s, &b);
-		return;
-	}
-	nlb_error(&b, nlh->nlmsg_seq, -EOPNOTSUPP);
-	queue(s, &b);
-}
-
-static ssize_t f_send(void *priv, int fd, const void *buf, size_t len)
-{
-	struct fnl_sock *s = sock_of(fd);
-	const struct nlmsghdr *nlh = buf;
-
-	(void)priv;
-	if (!s)
-		abort();
-	fnl.requests++;
-	if (len < NLMSG_LENGTH(GENL_HDRLEN) || nlh->nlmsg_len != len ||
-	    !(nlh->nlmsg_flags & NLM_F_REQUEST)) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (nlh->nlmsg_type == GENL_ID_CTRL) {
-		reply_family(s, nlh);
-	} else if (nlh->nlmsg_type == FNL_FAMILY && !fnl.absent) {
-		request(s, nlh);
+	if (!strcmp(name, "nlctrl")) {
+		nlb_msg(&b, GENL_ID_CTRL, 0, nlh->nlmsg_seq,
+			CTRL_CMD_NEWFAMILY);
+		nlb_str(&b, CTRL_ATTR_FAMILY_NAME, "nlctrl");
+		nlb_u16(&b, CTRL_ATTR_FAMILY_ID, GENL_ID_CTRL);
+		nlb_nest(&b, CTRL_ATTR_MCAST_GROUPS);
+		nlb_nest(&b, 1);
+		nlb_str(&b, CTRL_ATTR_MCAST_GRP_NAME, "notify");
+		nlb_u32(&b, CTRL_ATTR_MCAST_GRP_ID, GENL_ID_CTRL);
+		nlb_nest_end(&b);
+		nlb_nest_end(&b);
+		nlb_end(&b);
+	} else if (!strcmp(name, RDMA_MCM_GENL_NAME) && !fnl.absent) {
+		put_family(&b, CTRL_CMD_NEWFAMILY, nlh->nlmsg_seq);
 	} else {
-		uint8_t b0[64];
-		struct nlb b;
-
-		nlb_init(&b, b0, sizeof(b0));
-		nlb_error(&b, nlh->nlmsg_seq, -ENOENT);
-		queue(s, &b);
+		/* ctrl_getfamily(): no such family */
+		ack(s, nlh, -ENOENT, NULL, NULL);
+		return;
 	}
-	sync_fd(s);
-	return (ssize_t)len;
+	queue(s, &b);
 }
 
 /* The dump's next datagram into @b, NLMSG_DONE when it is over */
@@ -682,7 +837,7 @@ static void dump_next(struct fnl_sock *s, struct nlb *b)
 			s->next++;
 			continue;
 		}
-		if (nlb_msg(b, FNL_FAMILY, NLM_F_MULTI, s->dump_seq, cmd))
+		if (nlb_msg(b, fnl.family_id, NLM_F_MULTI, s->dump_seq, cmd))
 			break;
 		if (s->dump == DUMP_MEMBERS)
 			fnl_put_member(b, i);
@@ -695,22 +850,217 @@ static void dump_next(struct fnl_sock *s, struct nlb *b)
 		n++;
 	}
 	if (s->next >= total && b->len + NLMSG_LENGTH(4) <= b->cap) {
+		/* the end: nlk->cb_running is false from here on */
 		nlb_done(b, s->dump_seq);
+		memcpy(b->buf + b->len - 4, &fnl.done_error, 4);
 		s->dump = DUMP_NONE;
 	}
 }
 
-static ssize_t f_recv(void *priv, int fd, void *buf, size_t len, int flags)
+static uint8_t dg[32768];
+
+/* The family's request: strict, as the kernel's policy is */
+static void request(struct fnl_sock *s, const struct nlmsghdr *nlh)
 {
-	static uint8_t dg[32768];
-	struct fnl_sock *s = sock_of(fd);
-	struct dgram *d;
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	size_t hdr = NLMSG_LENGTH(GENL_HDRLEN);
+	const uint8_t *p = (const uint8_t *)nlh + hdr;
+	size_t left = nlh->nlmsg_len - hdr, step;
+	uint32_t filter = 0;
 	struct nlb b;
-	size_t n;
+	int dump = g->cmd == RDMA_MCM_CMD_MEMBER_GET ||
+		   g->cmd == RDMA_MCM_CMD_CTX_GET;
+
+	if (!dump && g->cmd != RDMA_MCM_CMD_STATS_GET) {
+		ack(s, nlh, -EOPNOTSUPP, NULL, NULL);
+		return;
+	}
+	if (fnl.error_value) {
+		/* whatever a broken kernel would say */
+		ack(s, nlh, fnl.error_value, NULL, NULL);
+		fnl.error_value = 0;
+		return;
+	}
+	if (dump && !(nlh->nlmsg_flags & NLM_F_DUMP)) {
+		/* a dump command without NLM_F_DUMP: no doit */
+		ack(s, nlh, -EOPNOTSUPP, NULL, NULL);
+		return;
+	}
+	/* __netlink_dump_start(): one dump at a time per socket */
+	if (dump && s->dump) {
+		ack(s, nlh, -EBUSY, NULL, NULL);
+		return;
+	}
+	/* __nla_validate_parse() of rdma_mcm_nl_dump_policy, strict */
+	while (left >= NLA_HDRLEN) {
+		const struct nlattr *a = (const void *)p;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > left) {
+			ack(s, nlh, -EINVAL, "Invalid attribute", NULL);
+			return;
+		}
+		if (!dump || fnl.old_policy || a->nla_type != RDMA_MCM_A_CTX_ID) {
+			ack(s, nlh, -EINVAL, "Unknown attribute type", a);
+			return;
+		}
+		if (a->nla_len != NLA_HDRLEN + 4) {
+			ack(s, nlh, -EINVAL, "invalid attribute length", a);
+			return;
+		}
+		memcpy(&filter, a + 1, 4);
+		if (!filter) {
+			ack(s, nlh, -ERANGE, "integer out of range", a);
+			return;
+		}
+		step = NLA_ALIGN(a->nla_len);
+		p += step;
+		left -= step < left ? step : left;
+	}
+	nlb_init(&b, dg, sizeof(dg));
+	if (!dump) {
+		nlb_msg(&b, fnl.family_id, 0, nlh->nlmsg_seq,
+			RDMA_MCM_CMD_STATS_GET);
+		fnl_put_stats(&b);
+		if (nlb_end(&b))
+			queue(s, &b);
+		return;
+	}
+	s->dump = g->cmd == RDMA_MCM_CMD_MEMBER_GET ? DUMP_MEMBERS :
+						      DUMP_CONTEXTS;
+	s->next = 0;
+	s->dump_seq = nlh->nlmsg_seq;
+	s->filter_ctx = filter;
+	/* the first datagram comes at once, as netlink_dump() does it */
+	dump_next(s, &b);
+	queue(s, &b);
+}
+
+/* RTM_GETROUTE: the route fnl.route_src says, out of fnl.route_oif */
+static void route_request(struct fnl_sock *s, const struct nlmsghdr *nlh)
+{
+	uint8_t buf[256], forged[4] = { 198, 51, 100, 66 };
+	struct nlmsghdr *r = (void *)buf;
+	struct rtmsg *rt = NLMSG_DATA(r);
+	struct nlb b;
+
+	if (nlh->nlmsg_type != RTM_GETROUTE ||
+	    nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*rt))) {
+		ack(s, nlh, -EINVAL, NULL, NULL);
+		return;
+	}
+	fnl.route_seq = nlh->nlmsg_seq;
+	nlb_init(&b, buf, sizeof(buf));
+	memset(buf, 0, sizeof(buf));
+	r->nlmsg_seq = nlh->nlmsg_seq;
+	if (fnl.route_short) {
+		/* a header and two bytes: no room for what it claims */
+		r->nlmsg_type = fnl.route_errno ? NLMSG_ERROR : RTM_NEWROUTE;
+		r->nlmsg_len = NLMSG_LENGTH(2);
+		b.len = NLMSG_ALIGN(r->nlmsg_len);
+		queue(s, &b);
+		return;
+	}
+	if (fnl.route_errno) {
+		ack(s, nlh, fnl.route_errno, NULL, NULL);
+		return;
+	}
+	r->nlmsg_type = RTM_NEWROUTE;
+	rt->rtm_family = AF_INET;
+	rt->rtm_dst_len = 32;
+	b.len = NLMSG_LENGTH(sizeof(*rt));
+	if (fnl.inject_port) {
+		/* another process's answer, first: what it would have us use */
+		nlb_put(&b, RTA_PREFSRC, forged, 4);
+		nlb_u32(&b, RTA_OIF, 666);
+		r->nlmsg_len = (uint32_t)b.len;
+		queue_from(s, &b, fnl.inject_port);
+		b.len = NLMSG_LENGTH(sizeof(*rt));
+	}
+	nlb_put(&b, RTA_PREFSRC, &fnl.route_src, 4);
+	nlb_u32(&b, RTA_OIF, fnl.route_oif);
+	r->nlmsg_len = (uint32_t)b.len;
+	queue(s, &b);
+}
+
+static ssize_t f_send(void *priv, int fd, const void *buf, size_t len)
+{
+	struct fnl_sock *s = sock_of(fd);
+	const struct nlmsghdr *nlh = buf;
 
 	(void)priv;
 	if (!s)
 		abort();
+	fnl.requests++;
+	if (len < NLMSG_HDRLEN || nlh->nlmsg_len != len ||
+	    !(nlh->nlmsg_flags & NLM_F_REQUEST)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (s->protocol == NETLINK_ROUTE) {
+		route_request(s, nlh);
+	} else if (len < NLMSG_LENGTH(GENL_HDRLEN)) {
+		ack(s, nlh, -EINVAL, NULL, NULL);
+	} else if (nlh->nlmsg_type == GENL_ID_CTRL) {
+		forge(s, nlh->nlmsg_seq);
+		reply_family(s, nlh);
+	} else if (nlh->nlmsg_type == fnl.family_id && !fnl.absent) {
+		forge(s, nlh->nlmsg_seq);
+		request(s, nlh);
+	} else {
+		/* genl_rcv_msg(): no family of that id */
+		ack(s, nlh, -ENOENT, NULL, NULL);
+	}
+	sync_fd(s);
+	return (ssize_t)len;
+}
+
+/*
+ * The socket's next event into @b: 1; 0 when the run at the head has
+ * none now; -1/ENOBUFS; 2 when the family went at this event (the queue
+ * changed: look at it again)
+ */
+static int next_event(struct fnl_sock *s, struct nlb *b)
+{
+	struct dgram *d = s->head;
+
+	if (s->ev_next >= run_end(d))
+		return 0;
+	if (fnl.unregister_at && s->ev_next == fnl.unregister_at) {
+		/* the module goes: no event after this one was sent */
+		fnl.unregister_at = 0;
+		fnl.events = s->ev_next;
+		fnl_unregister(1);
+		return 2;
+	}
+	if (fnl.enobufs_at && s->ev_next == fnl.enobufs_at) {
+		/* the socket overflowed: events lost meanwhile */
+		s->ev_next += fnl.lost;
+		fnl.events_lost += fnl.lost;
+		fnl.enobufs_at = 0;
+		errno = ENOBUFS;
+		return -1;
+	}
+	if (fnl.event_delay_us)
+		usleep(fnl.event_delay_us);
+	nlb_msg(b, fnl.family_id, 0, 0, RDMA_MCM_CMD_EVENT);
+	fnl_put_event(b, s->ev_next++);
+	nlb_end(b);
+	return 1;
+}
+
+static ssize_t f_recv(void *priv, int fd, void *buf, size_t len, int flags,
+		      uint32_t *port)
+{
+	struct fnl_sock *s = sock_of(fd);
+	struct dgram *d;
+	struct nlb b;
+	size_t n;
+	int ret;
+
+	(void)priv;
+	if (!s)
+		abort();
+	*port = 0;
 	if (fnl.recv_eintr) {
 		fnl.recv_eintr--;
 		errno = EINTR;
@@ -723,37 +1073,40 @@ static ssize_t f_recv(void *priv, int fd, void *buf, size_t len, int flags)
 		errno = ENOBUFS;
 		return -1;
 	}
-	d = s->head;
-	if (d) {
-		s->head = d->next;
-		if (!s->head)
-			s->tail = NULL;
-		n = d->len < len ? d->len : len;
-		memcpy(buf, d->data, n);
-		n = flags & MSG_TRUNC ? d->len : n;
-		free(d);
-		sync_fd(s);
-		return (ssize_t)n;
-	}
-	if (s->dump) {
-		dump_next(s, &b);
-	} else if (s->group && s->ev_next < fnl.events) {
-		if (fnl.enobufs_at && s->ev_next == fnl.enobufs_at) {
-			/* the socket overflowed: events lost meanwhile */
-			s->ev_next += fnl.lost;
-			fnl.events_lost += fnl.lost;
-			fnl.enobufs_at = 0;
-			s->enobufs = 0;
+	for (;;) {
+		skip_spent(s);
+		d = s->head;
+		if (d && d->run) {
+			ret = next_event(s, &b);
+			if (ret < 0) {
+				sync_fd(s);
+				return -1;
+			}
+			if (ret == 1)
+				break;
+			if (ret == 2 || d->run_end != RUN_OPEN)
+				continue;	/* d may be gone, or spent */
+			d = NULL;		/* nothing more yet */
+		}
+		if (d) {
+			s->head = d->next;
+			if (!s->head)
+				s->tail = NULL;
+			*port = d->port;
+			n = d->len < len ? d->len : len;
+			memcpy(buf, d->data, n);
+			n = flags & MSG_TRUNC ? d->len : n;
+			free(d);
 			sync_fd(s);
-			errno = ENOBUFS;
+			return (ssize_t)n;
+		}
+		if (!s->dump) {
+			sync_fd(s);
+			errno = EAGAIN;
 			return -1;
 		}
-		nlb_msg(&b, FNL_FAMILY, 0, 0, RDMA_MCM_CMD_EVENT);
-		fnl_put_event(&b, s->ev_next++);
-		nlb_end(&b);
-	} else {
-		errno = EAGAIN;
-		return -1;
+		dump_next(s, &b);
+		break;
 	}
 	n = b.len < len ? b.len : len;
 	memcpy(buf, b.buf, n);
@@ -777,8 +1130,18 @@ void fake_nl_install(void)
 		if (socks[i].used)
 			f_close(NULL, socks[i].fd);
 	memset(&fnl, 0, sizeof(fnl));
+	fnl.family_id = FNL_FAMILY;
+	fnl.mcgrp_id = FNL_MCGRP;
+	fnl.route_src = htonl(0x0a000001);
+	fnl.route_oif = 2;
 	mcm_nl_io = &fake_nl_io;
 	mcm_nl_io_priv = NULL;
+}
+
+void fake_nl_uninstall(void)
+{
+	fake_nl_install();
+	mcm_nl_io = &mcm_nl_sock_io;
 }
 
 static unsigned int env_uint(const char *name, unsigned int def)
@@ -799,4 +1162,6 @@ void fake_nl_env(void)
 	fnl.enobufs_at = env_uint("FAKE_NL_ENOBUFS_AT", 0);
 	fnl.lost = env_uint("FAKE_NL_LOST", 2);
 	fnl.events_lost = env_uint("FAKE_NL_EVENTS_LOST", 0);
+	fnl.unregister_at = env_uint("FAKE_NL_UNREGISTER_AT", 0);
+	fnl.event_delay_us = env_uint("FAKE_NL_EVENT_US", 0);
 }

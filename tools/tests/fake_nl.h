@@ -57,6 +57,8 @@ struct fnl_sock;
 
 struct fake_nl {
 	int absent;			/* the family is not registered */
+	uint16_t family_id;		/* its id (FNL_FAMILY) */
+	uint32_t mcgrp_id;		/* its "events" group (FNL_MCGRP) */
 	int deny_monitor;		/* "events" needs CAP_NET_ADMIN */
 	unsigned int members;		/* canned memberships */
 	unsigned int contexts;		/* canned contexts */
@@ -70,13 +72,41 @@ struct fake_nl {
 	unsigned int sockets;		/* open now */
 	unsigned int opened;		/* ever */
 	int recv_eintr;			/* the next recv fails with EINTR */
+	int no_ext_ack;			/* a kernel before NETLINK_EXT_ACK */
+	int no_cap_ack;			/* one before NETLINK_CAP_ACK */
+	int old_policy;			/* dumps take no attribute (a module
+					 * before the ctx filter) */
+	int32_t error_value;		/* the answer to the next request */
+	int32_t done_error;		/* a dump's NLMSG_DONE says this */
+	unsigned int unregister_at;	/* the family goes at this event */
+	unsigned int event_delay_us;	/* each event takes this long */
+	uint32_t inject_port;		/* a datagram of this port first */
+	uint32_t route_src;		/* RTM_NEWROUTE's RTA_PREFSRC (IPv4) */
+	uint32_t route_oif;		/* its RTA_OIF */
+	int route_errno;		/* RTM_GETROUTE's error (negative) */
+	int route_short;		/* its NLMSG_ERROR or RTM_NEWROUTE
+					 * shorter than its header */
+	uint32_t route_seq;		/* the last RTM_GETROUTE's seq */
+	unsigned long resolves;		/* CTRL_CMD_GETFAMILY requests */
 };
 
 extern struct fake_nl fnl;
 
 /* A fresh fake kernel, and the library's sockets pointed at it */
 void fake_nl_install(void);
-/* The same, its knobs from the environment (FAKE_NL_*): rdma-mcm-fake */
+/* The library's sockets pointed at the real kernel again */
+void fake_nl_uninstall(void);
+/*
+ * The family goes, as genl_unregister_family() (@notified: the "notify"
+ * group hears it; 0: as if that was lost in an overflow), and comes back
+ * with id @family and "events" group @mcgrp
+ */
+void fnl_unregister(int notified);
+void fnl_register(uint16_t family, uint32_t mcgrp, int notified);
+/*
+ * The same, its knobs from the environment (FAKE_NL_*, tests/fake_main.c):
+ * rdma-mcm-fake
+ */
 void fake_nl_env(void);
 
 #endif /* FAKE_NL_H */

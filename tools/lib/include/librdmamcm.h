@@ -169,19 +169,45 @@ const char *rdma_mcm_event_str(uint32_t event);
  * (<rdma/rdma_mcm_netlink.h>, librdmamcm(7) "Netlink"). A handle is one
  * AF_NETLINK socket; it needs no /dev/rdma_mcm. A caller without
  * CAP_NET_ADMIN sees only the contexts its uid opened. The handle is not
- * thread-safe: one thread at a time per handle.
+ * thread-safe: one thread at a time per handle. Nor is it reentrant:
+ * while a dump's callback runs, every call on its handle fails with
+ * EBUSY (rdma_mcm_nl_close() does nothing); rdma_mcm_nl_get_fd() and
+ * rdma_mcm_nl_last_error() work. Use a second handle for a nested dump.
+ *
+ * The module unloaded (modprobe -r): rdma_mcm_nl_read_event() fails with
+ * ESHUTDOWN, and rdma_mcm_nl_monitor() joins the family's events again
+ * once it is back. A request that the kernel refuses with ENOENT
+ * resolves the family again, once, and is sent again to a family that
+ * came back under another id (a module loaded again); ENOENT while it is
+ * gone.
  *
  * The structs below are filled by the library. Their size is fixed in
  * LIBRDMAMCM_1.4 (checked at build time): a later version adds fields in
  * the reserved space, never elsewhere. @present has bit N set when
- * attribute N (enum rdma_mcm_nl_attr) was in the kernel's message: an
- * optional field whose bit is clear is zero. Counters, limits and usage
+ * attribute N (enum rdma_mcm_nl_attr) was in the kernel's message and
+ * this library parsed it into the struct (1.6; before, every attribute
+ * below 64 the kernel sent, parsed or not): the field holds the kernel's
+ * value. A field whose bit is clear is zero. Counters, limits and usage
  * are indexed by their enum; @counters_present etc. say which the kernel
  * sent.
+ *
+ * Attributes 64 to 127 are bits 0 to 63 of @present_hi (1.6: zero until
+ * the family has such attributes): RDMA_MCM_NL_HAS_HI() tests them.
+ * Attributes from 128 on are never reported in a mask: the family adds
+ * them in nests, which a later version of the structs describes.
+ * RDMA_MCM_NL_HAS() tests @present only (any struct with a uint64_t
+ * present), and is 0 for an attribute from 64 on.
  */
 struct rdma_mcm_nl;
 
-#define RDMA_MCM_NL_HAS(obj, attr)	(!!((obj)->present & (1ULL << (attr))))
+#define RDMA_MCM_NL_HAS(obj, attr)					\
+	((unsigned int)(attr) < 64 &&					\
+	 (int)(((obj)->present >> ((unsigned int)(attr) & 63)) & 1))
+/* 1.6: an attribute from 0 to 127 of a member, context or stats */
+#define RDMA_MCM_NL_HAS_HI(obj, attr)					\
+	((unsigned int)(attr) < 64 ? RDMA_MCM_NL_HAS(obj, attr) :	\
+	 (unsigned int)(attr) < 128 &&					\
+	 (int)(((obj)->present_hi >> ((unsigned int)(attr) & 63)) & 1))
 
 #define RDMA_MCM_NL_NAME_LEN	64	/* owner, device: NUL-terminated */
 #define RDMA_MCM_NL_IFNAME_LEN	16	/* IFNAMSIZ */
@@ -190,7 +216,16 @@ struct rdma_mcm_nl;
 #define RDMA_MCM_NL_USAGE	16	/* >= __RDMA_MCM_USAGE_MAX */
 #define RDMA_MCM_NL_ERRNOS	16	/* errno entries kept per breakdown */
 
-/* One entry of a breakdown by errno: @err positive, 0 for "any other" */
+/*
+ * One entry of a breakdown by errno: @err positive, 0 for "any other".
+ * The kernel sends up to 20. Beyond RDMA_MCM_NL_ERRNOS (1.6), the
+ * library keeps by name the limit errnos (ENOSPC, EMFILE, ENOBUFS), then
+ * those with the largest counts (on a tie, the one sent first), up to
+ * RDMA_MCM_NL_ERRNOS - 1 of them, each with its own count; one entry of
+ * errno 0 counts the kernel's "any other" and every errno not kept. The
+ * entries keep the kernel's order; that of errno 0 is where the kernel
+ * sent its own, else last. A named entry never holds another's count.
+ */
 struct rdma_mcm_nl_errno_count {
 	uint32_t err;
 	uint32_t reserved;
@@ -255,7 +290,8 @@ struct rdma_mcm_nl_member {
 #if UINTPTR_MAX == UINT32_MAX
 	uint32_t reserved2;		/* the pointer's 8 bytes on 32-bit */
 #endif
-	uint64_t reserved[6];
+	uint64_t present_hi;		/* 1.6: attributes 64 to 127 */
+	uint64_t reserved[5];
 };
 
 /* A context (RDMA_MCM_CMD_CTX_GET) */
@@ -276,7 +312,8 @@ struct rdma_mcm_nl_context {
 	char netdev[RDMA_MCM_NL_IFNAME_LEN];
 	struct sockaddr_storage src;
 	struct rdma_mcm_nl_counters cnt;
-	uint64_t reserved[8];
+	uint64_t present_hi;		/* 1.6: attributes 64 to 127 */
+	uint64_t reserved[7];
 };
 
 /* An RDMA device's counters in struct rdma_mcm_nl_stats */
@@ -298,13 +335,15 @@ struct rdma_mcm_nl_stats {
 	uint32_t n_devices;
 	uint32_t reserved0;
 	struct rdma_mcm_nl_device *devices;
-	uint64_t reserved[8];
+	uint64_t present_hi;		/* 1.6: attributes 64 to 127 */
+	uint64_t reserved[7];
 };
 
 /*
  * An event of the "events" group. (Not "struct rdma_mcm_nl_event": that
  * tag is the uapi header's enum.) @m holds the attributes the event
- * carried, @m.present which.
+ * carried, @m.present which (RDMA_MCM_A_EVENT and RDMA_MCM_A_TIME_NS
+ * among them).
  */
 struct rdma_mcm_nl_notice {
 	uint32_t event;			/* enum rdma_mcm_nl_event */
@@ -314,7 +353,10 @@ struct rdma_mcm_nl_notice {
 	uint64_t reserved[4];
 };
 
-/* Dump callbacks: return 0 to go on, anything else to stop the dump */
+/*
+ * Dump callbacks: return 0 to go on, anything else to stop the dump. A
+ * callback's calls on the dump's handle fail with EBUSY.
+ */
 typedef int (*rdma_mcm_nl_member_cb)(const struct rdma_mcm_nl_member *m,
 				     void *arg);
 typedef int (*rdma_mcm_nl_context_cb)(const struct rdma_mcm_nl_context *c,
@@ -323,6 +365,13 @@ typedef int (*rdma_mcm_nl_context_cb)(const struct rdma_mcm_nl_context *c,
 /* 1.4: open (ENOENT: the family is not registered), close */
 struct rdma_mcm_nl *rdma_mcm_nl_open(void);
 void rdma_mcm_nl_close(struct rdma_mcm_nl *nl);
+/*
+ * 1.6: the kernel's text (extended ACK) for the error of the handle's
+ * last request, as "Unknown attribute type (attribute 5)", or NULL when
+ * the kernel gave none (or the request did not fail). The handle's
+ * string: valid until the next call on the handle.
+ */
+const char *rdma_mcm_nl_last_error(struct rdma_mcm_nl *nl);
 /*
  * 1.4: streaming dumps. Return 0 when the dump ended, the callback's
  * non-zero value when it stopped it, or -1/errno.
@@ -336,9 +385,15 @@ struct rdma_mcm_nl_stats *rdma_mcm_nl_get_stats(struct rdma_mcm_nl *nl);
 void rdma_mcm_nl_free_stats(struct rdma_mcm_nl_stats *st);
 /*
  * 1.4: events. rdma_mcm_nl_monitor() joins the "events" group (EPERM
- * without CAP_NET_ADMIN); rdma_mcm_nl_read_event() returns 1 with an
- * event, 0 when none is waiting (the socket is non-blocking: poll the
- * fd), -1/ENOBUFS when events were lost (call again to go on)
+ * without CAP_NET_ADMIN) and the controller's "notify" group;
+ * rdma_mcm_nl_read_event() returns 1 with an event, 0 when none is
+ * waiting (the socket is non-blocking: poll the fd), -1/ENOBUFS when
+ * events were lost (call again to go on), -1/ESHUTDOWN once the module
+ * was unloaded (the family went away: no event comes any more; again
+ * until rdma_mcm_nl_monitor() joins its events once it is back, ENOENT
+ * while it is not). rdma_mcm_nl_get_fd() keeps its number for the
+ * handle's life (the request socket's until rdma_mcm_nl_monitor(), then
+ * the events socket's).
  */
 int rdma_mcm_nl_monitor(struct rdma_mcm_nl *nl);
 int rdma_mcm_nl_get_fd(struct rdma_mcm_nl *nl);

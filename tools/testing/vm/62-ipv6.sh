@@ -81,9 +81,26 @@ at_exit stop_jobs
 at_exit ulp_cleanup
 at_exit bench_ipv6_down
 
-plan 65
+plan 66
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "$SRC0 on veth0, $SRC1 on veth1: RoCE v2 GIDs of rxe0 and rxe1" bench_ipv6
+
+# --- scopes no link carries: refused (kernel review finding 9) -------------
+# an interface-local group (ff01::/16, loopback only) would be joined by
+# rdma_mcm itself on RoCE v2 and its datagrams put on the wire by a
+# hardware HCA; reserved scopes likewise
+scope_refused() {
+	local g rc
+	for g in ff01::62:1 ff00::62:1 ff1f::62:1; do
+		timeout 30 rdma-mcm -b $SRC1 join $g < /dev/null > $T/scope.out 2>&1
+		rc=$?
+		echo "rdma-mcm join $g: exit $rc: $(cat $T/scope.out)"
+		[ $rc -ne 0 ] && [ $rc -ne 124 ] || return 1
+		grep -q "Invalid argument" $T/scope.out || return 1
+		not_in_igmp6 veth1 $g || return 1
+	done
+}
+ok "interface-local and reserved-scope groups are refused (EINVAL), none joined" scope_refused
 
 # --- the contrast: rdma_cm (through mckey) cannot join an IPv6 group ------
 # rdma_join_multicast() returns -ENOTSUPP (524, which glibc has no text

@@ -5,8 +5,9 @@
  *
  * Exit status: 0 success, 1 failure, 2 usage error. With -j, everything
  * it prints (errors on stderr included) is one JSON object per line;
- * with -p the same objects, indented over several lines.
+ * with -p the same objects, indented over several lines (json.c).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -22,18 +23,20 @@
 #endif
 
 int cli_json;
+const char *cli_sys_module = "/sys/module/" RDMA_MCM_DEVICE_NAME;
 
 static const char usage_text[] =
 "Usage: rdma-mcm [-j [-p]] [-b ADDR] [-t SECONDS] [--no-heal] COMMAND [ARGS]\n"
-"       rdma-mcm -h | --help | -V | --version\n"
+"       rdma-mcm -h | --help | -V | --version | COMMAND help\n"
 "\n"
 "  join GROUP... [--send-only] [--source ADDR]...\n"
 "                                join and print events until SIGINT or\n"
 "                                SIGTERM; reads commands on stdin:\n"
 "                                join GROUP... [--send-only] [--source\n"
-"                                ADDR]..., leave GROUP..., list, stats,\n"
-"                                help, quit. --source (repeated): only\n"
-"                                from these sources (IGMPv3/MLDv2, RoCE)\n"
+"                                ADDR]..., leave GROUP..., list, show,\n"
+"                                stats, help, quit. --source (repeated):\n"
+"                                only from these sources (IGMPv3/MLDv2,\n"
+"                                RoCE)\n"
 "  list                          memberships of this process (none in a\n"
 "                                fresh one: they belong to the open file)\n"
 "  show [dev DEV] [group GROUP] [state STATE] [pid PID] [ctx ID]\n"
@@ -43,14 +46,18 @@ static const char usage_text[] =
 "                                the host's contexts and their counters\n"
 "  stats                         the module's counters, limits, usage and\n"
 "                                per-device counters\n"
-"  monitor [-c COUNT]            print the host's membership events as\n"
+"  monitor [-c COUNT] [-t|-ts]   print the host's membership events as\n"
 "                                they come (needs CAP_NET_ADMIN), until\n"
-"                                SIGINT, SIGTERM or COUNT events\n"
+"                                SIGINT, SIGTERM or COUNT events; -t, -ts:\n"
+"                                with each one's wall-clock time\n"
 "  send GROUP [-c COUNT] [-s SIZE] [-i USEC] [--send-only]\n"
 "                                send COUNT datagrams of SIZE bytes\n"
 "  recv GROUP [--source ADDR]... [-c COUNT] [-s SIZE]\n"
 "                                receive COUNT datagrams, fail after -t;\n"
 "                                then a line per source they came from\n"
+"\n"
+"A command, and a keyword after it, may be shortened to any prefix that\n"
+"names one only (sh: show, st: stats).\n"
 "\n"
 "  -j, --json             JSON lines output (errors too)\n"
 "  -p, --pretty           JSON output, each object indented (implies -j)\n"
@@ -65,9 +72,19 @@ static const char usage_text[] =
 "  -V, --version          versions of the tool and of the loaded module,\n"
 "                         and the module's features\n";
 
-static void usage(FILE *f)
+void cli_usage(FILE *f)
 {
 	out_text(cli_json, f, "usage", usage_text);
+}
+
+void cli_set_json(struct cli *cli, int pretty)
+{
+	cli_json = 1;
+	cli->json = 1;
+	if (pretty) {
+		cli_pretty = 1;
+		cli->pretty = 1;
+	}
 }
 
 void cli_err(const char *fmt, ...)
@@ -83,7 +100,10 @@ void cli_err(const char *fmt, ...)
 		out_text(1, stderr, "error", msg);
 		return;
 	}
-	fprintf(stderr, "rdma-mcm: %s\n", msg);
+	/* what it quotes (an argument, a line of input) may be any bytes */
+	fputs("rdma-mcm: ", stderr);
+	print_escaped(stderr, msg, 1);
+	fputc('\n', stderr);
 }
 
 /* Decimal number in [0, max]; 0 or -1 */
@@ -100,6 +120,60 @@ int cli_parse_uint(const char *s, unsigned long max, unsigned long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+const char *cli_match(const char *word, const char *const *names,
+		      int *ambiguous)
+{
+	const char *found = NULL;
+	size_t n = strlen(word);
+	int i;
+
+	*ambiguous = 0;
+	if (!n)
+		return NULL;
+	for (i = 0; names[i]; i++) {
+		if (!strcmp(word, names[i])) {
+			*ambiguous = 0;
+			return names[i];
+		}
+		if (!strncmp(word, names[i], n)) {
+			if (found)
+				*ambiguous = 1;
+			found = names[i];
+		}
+	}
+	return *ambiguous ? NULL : found;
+}
+
+void cli_bad_word(const char *what, const char *word,
+		  const char *const *names, int ambiguous)
+{
+	char fits[256] = "";
+	size_t n = strlen(word), len = 0;
+	int i;
+
+	if (!ambiguous) {
+		cli_err("unknown %s '%.100s'", what, word);
+		return;
+	}
+	for (i = 0; names[i] && len < sizeof(fits); i++)
+		if (!strncmp(word, names[i], n))
+			len += (size_t)snprintf(fits + len, sizeof(fits) - len,
+						"%s%s", len ? ", " : "",
+						names[i]);
+	cli_err("ambiguous %s '%.100s': %s", what, word, fits);
+}
+
+int cli_module_loaded(void)
+{
+	struct rdma_mcm_channel *ch;
+
+	if (*cli_sys_module && !access(cli_sys_module, F_OK))
+		return 1;
+	ch = rdma_mcm_open_channel(0);
+	rdma_mcm_close_channel(ch);
+	return !!ch;
 }
 
 /* The name of feature bit @bit (RDMA_MCM_FEATURE_*), or NULL */
@@ -119,80 +193,163 @@ static const char *feature_name(uint32_t bit)
  * The module's features: text "sources,ipv6-roce" ("none"), JSON
  * ["sources","ipv6-roce"]; a bit the tool does not know as bit-N
  */
-static void print_features(uint32_t features, int json)
+static void print_features(uint32_t features, struct rec *r)
 {
 	const char *name;
+	char bit[16];
 	int i, n = 0;
 
-	fputs(json ? "[" : "", stdout);
+	if (r)
+		rec_open(r, "features", '[');
 	for (i = 0; i < 32; i++) {
 		if (!(features & (1U << i)))
 			continue;
 		name = feature_name(1U << i);
-		printf("%s%s", n++ ? "," : "", json ? "\"" : "");
-		if (name)
-			fputs(name, stdout);
+		if (!name) {
+			snprintf(bit, sizeof(bit), "bit-%d", i);
+			name = bit;
+		}
+		if (r)
+			rec_item(r, name);
 		else
-			printf("bit-%d", i);
-		fputs(json ? "\"" : "", stdout);
+			printf("%s%s", n ? "," : "", name);
+		n++;
 	}
-	fputs(json ? "]" : n ? "" : "none", stdout);
+	if (r)
+		rec_close(r, ']');
+	else if (!n)
+		fputs("none", stdout);
 }
 
 /*
- * The tool's and the library's version, and the module's ABI and
- * features if loaded
+ * The librdmamcm this process runs: the file the dynamic linker mapped it
+ * from (@path), whose name (librdmamcm.so.1.5.0) says its version; linked
+ * in (static), this tool's own version, and @path "".
+ */
+static void lib_version(char *ver, size_t vlen, char *path, size_t plen)
+{
+	void *sym = dlsym(RTLD_DEFAULT, "rdma_mcm_open_channel");
+	static const char prefix[] = "librdmamcm.so.";
+	const char *base;
+	Dl_info info;
+	char *real;
+
+	snprintf(ver, vlen, "%s", MCM_VERSION);
+	path[0] = '\0';
+	if (!sym || !dladdr(sym, &info) || !info.dli_fname)
+		return;
+	real = realpath(info.dli_fname, NULL);
+	base = strrchr(real ? real : info.dli_fname, '/');
+	base = base ? base + 1 : real ? real : info.dli_fname;
+	if (!strncmp(base, prefix, sizeof(prefix) - 1)) {
+		snprintf(ver, vlen, "%s", base + sizeof(prefix) - 1);
+		snprintf(path, plen, "%s", real ? real : info.dli_fname);
+	}
+	free(real);
+}
+
+/* The loaded module's version (/sys/module/rdma_mcm/version), or "" */
+static void module_version(char *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	buf[0] = '\0';
+	if (!*cli_sys_module)
+		return;
+	snprintf(path, sizeof(path), "%s/version", cli_sys_module);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void version_json(struct rdma_mcm_channel *ch, const char *why,
+			 const char *lib, const char *path, const char *mod,
+			 uint32_t features)
+{
+	struct rec r;
+
+	rec_begin(&r);
+	rec_str(&r, "version", MCM_VERSION);
+	rec_str(&r, "library", lib);
+	if (*path)
+		rec_str(&r, "library_path", path);
+	rec_u64(&r, "abi", RDMA_MCM_ABI_VERSION);
+	if (*mod)
+		rec_str(&r, "module_version", mod);
+	if (ch) {
+		rec_u64(&r, "module_abi", (uint64_t)rdma_mcm_abi_version(ch));
+		print_features(features, &r);
+	} else {
+		rec_null(&r, "module_abi");
+		rec_str(&r, "module", why);
+	}
+	rec_end(&r);
+}
+
+/*
+ * The tool's version, the version and file of the library it runs, and
+ * the loaded module's version, ABI and features
  */
 static int cmd_version(struct cli *cli)
 {
 	struct rdma_mcm_channel *ch = rdma_mcm_open_channel(0);
 	int err = errno;
-	const char *why = err == ENOENT ? "not loaded" : strerror(err);
+	const char *why = ch ? "" : cli_module_loaded() ?
+			  "loaded, its device does not open" :
+			  err == ENOENT ? "not loaded" : strerror(err);
+	char lib[64], path[512], mod[64];
 	uint32_t features = 0;
 
 	if (ch)
 		rdma_mcm_get_features(ch, &features);
+	lib_version(lib, sizeof(lib), path, sizeof(path));
+	module_version(mod, sizeof(mod));
 	if (cli->json) {
-		printf("{\"version\":\"%s\",\"abi\":%d,\"module_abi\":",
-		       MCM_VERSION, RDMA_MCM_ABI_VERSION);
-		if (ch) {
-			printf("%d,\"features\":", rdma_mcm_abi_version(ch));
-			print_features(features, 1);
-			puts("}");
-		} else {
-			printf("null,\"module\":\"%s\"}\n", why);
-		}
-	} else {
-		printf("rdma-mcm %s (librdmamcm %s, ABI %d)\n", MCM_VERSION,
-		       MCM_VERSION, RDMA_MCM_ABI_VERSION);
-		if (ch) {
-			printf("rdma_mcm module: ABI %d features ",
-			       rdma_mcm_abi_version(ch));
-			print_features(features, 0);
-			putchar('\n');
-		} else {
-			printf("rdma_mcm module: %s (/dev/%s: %s)\n", why,
-			       RDMA_MCM_DEVICE_NAME, strerror(err));
-		}
+		version_json(ch, why, lib, path, mod, features);
+		rdma_mcm_close_channel(ch);
+		return 0;
 	}
+	printf("rdma-mcm %s (librdmamcm ", MCM_VERSION);
+	print_name(lib);
+	printf(", ABI %d)\n", RDMA_MCM_ABI_VERSION);
+	if (*path) {
+		fputs("librdmamcm: ", stdout);
+		print_name(path);
+		putchar('\n');
+	}
+	if (ch) {
+		printf("rdma_mcm module: ABI %d features ",
+		       rdma_mcm_abi_version(ch));
+		print_features(features, NULL);
+	} else {
+		printf("rdma_mcm module: %s (/dev/%s: %s)", why,
+		       RDMA_MCM_DEVICE_NAME, strerror(err));
+	}
+	if (*mod) {
+		fputs(" version ", stdout);
+		print_name(mod);
+	}
+	putchar('\n');
 	rdma_mcm_close_channel(ch);
 	return 0;
 }
 
-struct command {
-	const char *name;
-	int (*fn)(struct cli *cli, int argc, char **argv);
+typedef int (*command_fn)(struct cli *cli, int argc, char **argv);
+
+/* The commands, by name: command_names[i] runs command_fns[i] */
+static const char *const command_names[] = {
+	"join", "list", "show", "ctx", "stats", "monitor", "send", "recv",
+	"help", NULL,
 };
 
-static const struct command commands[] = {
-	{ "join", cmd_join },
-	{ "list", cmd_list },
-	{ "show", cmd_show },
-	{ "ctx", cmd_ctx },
-	{ "stats", cmd_nl_stats },
-	{ "monitor", cmd_monitor },
-	{ "send", cmd_send },
-	{ "recv", cmd_recv },
+static const command_fn command_fns[] = {
+	cmd_join, cmd_list, cmd_show, cmd_ctx, cmd_nl_stats, cmd_monitor,
+	cmd_send, cmd_recv, NULL,
 };
 
 #define OPT_NO_HEAL	256
@@ -225,13 +382,10 @@ static int parse_global(struct cli *cli, int argc, char **argv, int *what)
 				NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			cli_json = 1;
-			cli->json = 1;
+			cli_set_json(cli, 0);
 			break;
 		case 'p':
-			cli_json = 1;
-			cli->json = 1;
-			cli->pretty = 1;
+			cli_set_json(cli, 1);
 			break;
 		case 'b':
 			cli->bind = optarg;
@@ -272,14 +426,15 @@ static int parse_global(struct cli *cli, int argc, char **argv, int *what)
 	if (!*why)
 		return 0;
 	cli_err("%s", why);
-	usage(stderr);
+	cli_usage(stderr);
 	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
 	struct cli cli = { .timeout_s = 30 };
-	int ret, what = RUN;
+	int ret, what = RUN, ambiguous;
+	const char *name;
 	size_t i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -287,24 +442,32 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (what == HELP) {
-		usage(stdout);
+		cli_usage(stdout);
 		return 0;
 	}
 	if (what == VERSION)
 		return cmd_version(&cli);
 	if (optind >= argc) {
 		cli_err("no command given");
-		usage(stderr);
+		cli_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[optind], "help")) {
-		usage(stdout);
+	name = cli_match(argv[optind], command_names, &ambiguous);
+	if (!name) {
+		cli_bad_word("command", argv[optind], command_names, ambiguous);
+		cli_usage(stderr);
+		return EXIT_USAGE;
+	}
+	/* "help", and "COMMAND help" as iproute2's "OBJECT help" */
+	if (!strcmp(name, "help") ||
+	    (optind + 1 < argc && !strcmp(argv[optind + 1], "help"))) {
+		cli_usage(stdout);
 		return 0;
 	}
 	/* -h, --help, -V, --version after a command too: "show --help" */
 	for (i = (size_t)optind + 1; i < (size_t)argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
+			cli_usage(stdout);
 			return 0;
 		}
 		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
@@ -312,11 +475,7 @@ int main(int argc, char **argv)
 	}
 	if (what == VERSION)
 		return cmd_version(&cli);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[optind], commands[i].name))
-			return commands[i].fn(&cli, argc - optind,
-					      argv + optind);
-	cli_err("unknown command '%s'", argv[optind]);
-	usage(stderr);
-	return EXIT_USAGE;
+	for (i = 0; command_names[i] != name; i++)
+		;
+	return command_fns[i](&cli, argc - optind, argv + optind);
 }

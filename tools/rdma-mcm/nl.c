@@ -6,7 +6,9 @@
  *
  * Output as the rest of the tool: one "key value" line per record, or
  * with -j one JSON object per line (-p: the same objects indented over
- * several lines). The keys are Documentation/rdma-mcm.schema.json's.
+ * several lines; json.c). The keys are Documentation/rdma-mcm.schema.json's.
+ * Names a process or a driver chose (comm, dev, netdev) are escaped in
+ * text (print_name()) and valid UTF-8 in JSON (json_str()).
  */
 #include <errno.h>
 #include <poll.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rdma_mcm_cli.h"
@@ -22,142 +25,8 @@
 #define AF_IB	27
 #endif
 
-/* --- JSON records --------------------------------------------------------- */
-
-/* A JSON object under construction (compact), printed by rec_end() */
-struct rec {
-	char *text;
-	size_t len;
-	FILE *f;
-	int first;			/* no key yet in the innermost object */
-};
-
-static void rec_begin(struct rec *r)
-{
-	r->text = NULL;
-	r->f = open_memstream(&r->text, &r->len);
-	if (!r->f) {
-		perror("rdma-mcm");
-		exit(1);
-	}
-	fputc('{', r->f);
-	r->first = 1;
-}
-
-static void key(struct rec *r, const char *k)
-{
-	fprintf(r->f, "%s\"%s\":", r->first ? "" : ",", k);
-	r->first = 0;
-}
-
-static void rec_u64(struct rec *r, const char *k, uint64_t v)
-{
-	key(r, k);
-	fprintf(r->f, "%llu", (unsigned long long)v);
-}
-
-static void rec_int(struct rec *r, const char *k, long long v)
-{
-	key(r, k);
-	fprintf(r->f, "%lld", v);
-}
-
-static void rec_str(struct rec *r, const char *k, const char *v)
-{
-	key(r, k);
-	json_str(r->f, v);
-}
-
-static void rec_bool(struct rec *r, const char *k, int v)
-{
-	key(r, k);
-	fputs(v ? "true" : "false", r->f);
-}
-
-static void rec_null(struct rec *r, const char *k)
-{
-	key(r, k);
-	fputs("null", r->f);
-}
-
-static void rec_open(struct rec *r, const char *k, char bracket)
-{
-	if (k)
-		key(r, k);
-	else if (!r->first)
-		fputc(',', r->f);
-	fputc(bracket, r->f);
-	r->first = 1;
-}
-
-static void rec_close(struct rec *r, char bracket)
-{
-	fputc(bracket, r->f);
-	r->first = 0;
-}
-
-/* Print @text indented, two spaces a level */
-static void pretty(const char *text)
-{
-	int depth = 0, in_str = 0, esc = 0;
-	const char *p;
-
-	for (p = text; *p; p++) {
-		char c = *p;
-
-		if (in_str) {
-			putchar(c);
-			if (esc)
-				esc = 0;
-			else if (c == '\\')
-				esc = 1;
-			else if (c == '"')
-				in_str = 0;
-			continue;
-		}
-		switch (c) {
-		case '"':
-			in_str = 1;
-			putchar(c);
-			break;
-		case '{':
-		case '[':
-			/* an empty one stays on its line */
-			if (p[1] == (c == '{' ? '}' : ']')) {
-				printf("%c%c", c, p[1]);
-				p++;
-				break;
-			}
-			printf("%c\n%*s", c, 2 * ++depth, "");
-			break;
-		case '}':
-		case ']':
-			printf("\n%*s%c", 2 * --depth, "", c);
-			break;
-		case ',':
-			printf(",\n%*s", 2 * depth, "");
-			break;
-		case ':':
-			fputs(": ", stdout);
-			break;
-		default:
-			putchar(c);
-		}
-	}
-	putchar('\n');
-}
-
-static void rec_end(struct cli *cli, struct rec *r)
-{
-	fputc('}', r->f);
-	fclose(r->f);
-	if (cli->pretty)
-		pretty(r->text);
-	else
-		puts(r->text);
-	free(r->text);
-	fflush(stdout);
-}
+/* What parse_filters() and monitor_args() return for "help": exit 0 */
+#define SAID_HELP	(-1)
 
 /* --- fields ------------------------------------------------------------------ */
 
@@ -175,27 +44,7 @@ static const char *family_name(uint32_t family)
 	}
 }
 
-static const char *join_type_name(uint8_t type)
-{
-	return type == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER ? "send-only" : "full";
-}
-
 #define HAS(obj, a)	RDMA_MCM_NL_HAS(obj, RDMA_MCM_A_##a)
-
-/* A status as JSON: "status":-110,"errno":"ETIMEDOUT" (or null) */
-static void rec_status(struct rec *r, const char *k, const char *errk,
-		       int32_t status)
-{
-	const char *name = status < 0 ? errno_name(-status) : NULL;
-
-	rec_int(r, k, status);
-	if (status >= 0)
-		return;
-	if (name)
-		rec_str(r, errk, name);
-	else
-		rec_null(r, errk);
-}
 
 /* The owner's fields of an object with @present */
 struct owner {
@@ -215,23 +64,6 @@ static void owner_json(struct rec *r, const struct owner *o)
 		rec_str(r, "comm", o->name);
 }
 
-/*
- * A command name is any process's choice: a byte that is not a printable
- * character other than a space or a backslash is written \ooo (octal), so
- * that it cannot drive the reader's terminal nor split a key-value pair.
- */
-static void print_name(const char *name)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)name; *p; p++) {
-		if (*p > ' ' && *p < 0x7f && *p != '\\')
-			putchar(*p);
-		else
-			printf("\\%03o", *p);
-	}
-}
-
 static void owner_text(const struct owner *o)
 {
 	printf(" owner %s", rdma_mcm_nl_owner_str(o->kind));
@@ -248,6 +80,13 @@ static void owner_text(const struct owner *o)
 		putchar(']');
 }
 
+/* " KEY NAME", the name escaped (a device's or a netdev's) */
+static void name_text(const char *k, const char *name)
+{
+	printf(" %s ", k);
+	print_name(name);
+}
+
 static void addr_text(const struct sockaddr_storage *ss, char *buf,
 		      size_t len)
 {
@@ -256,12 +95,22 @@ static void addr_text(const struct sockaddr_storage *ss, char *buf,
 
 /* --- show: memberships ------------------------------------------------------- */
 
+/* The filters' keys, and the bit of each in struct filter's seen */
+static const char *const filter_keys[] = {
+	"dev", "group", "state", "pid", "ctx", NULL,
+};
+
+enum { F_DEV, F_GROUP, F_STATE, F_PID, F_CTX };
+
+#define F_BIT(k)	(1U << (k))
+
 struct filter {
 	const char *dev;
 	char group[80];			/* as addr_name() writes it */
 	int state;			/* -1: any */
 	long pid;			/* -1: any */
 	uint32_t ctx;			/* 0: any */
+	unsigned int seen;		/* F_BIT()s given */
 	unsigned long shown;
 	struct cli *cli;
 };
@@ -278,103 +127,126 @@ static int parse_state(const char *s)
 	return -1;
 }
 
-/* @word is one of the space-separated words of @list */
-static int word_in(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	while (n && *list) {
-		if (!strncmp(list, word, n) && (!list[n] || list[n] == ' '))
-			return 1;
-		list = strchr(list, ' ');
-		if (!list)
-			break;
-		list++;
-	}
-	return 0;
-}
-
-/*
- * KEY VALUE filters of show and ctx; @keys says which it takes. 0, or
- * EXIT_USAGE (reported).
- */
-static int parse_filters(struct cli *cli, int argc, char **argv,
-			 const char *keys, struct filter *f)
+/* The value of filter @key: 0, or EXIT_USAGE (reported) */
+static int filter_value(struct filter *f, int key, const char *val)
 {
 	struct sockaddr_storage ss;
 	unsigned long v;
-	int i;
+
+	switch (key) {
+	case F_DEV:
+		f->dev = val;
+		return 0;
+	case F_GROUP:
+		if (rdma_mcm_parse_addr(val, &ss)) {
+			cli_err("bad group '%.100s'", val);
+			return EXIT_USAGE;
+		}
+		addr_text(&ss, f->group, sizeof(f->group));
+		return 0;
+	case F_STATE:
+		f->state = parse_state(val);
+		if (f->state >= 0)
+			return 0;
+		cli_err("bad state '%.100s': joining, joined, error or waiting",
+			val);
+		return EXIT_USAGE;
+	case F_PID:
+		if (cli_parse_uint(val, UINT32_MAX, &v)) {
+			cli_err("bad pid '%.100s'", val);
+			return EXIT_USAGE;
+		}
+		f->pid = (long)v;
+		return 0;
+	default:
+		if (cli_parse_uint(val, UINT32_MAX, &v) || !v) {
+			cli_err("bad ctx '%.100s'", val);
+			return EXIT_USAGE;
+		}
+		f->ctx = (uint32_t)v;
+		return 0;
+	}
+}
+
+/*
+ * KEY VALUE filters of show and ctx, each key at most once, by any prefix
+ * that names one only; @keys are the F_BIT()s the command takes; -j and
+ * -p among them when @json_opts. 0, EXIT_USAGE (reported), or SAID_HELP
+ * (the usage printed).
+ */
+static int parse_filters(struct cli *cli, int argc, char **argv,
+			 unsigned int keys, int json_opts, struct filter *f)
+{
+	const char *names[F_CTX + 2], *k;
+	int i, n = 0, key, ambiguous, ret;
 
 	memset(f, 0, sizeof(*f));
 	f->state = -1;
 	f->pid = -1;
 	f->cli = cli;
+	for (i = 0; filter_keys[i]; i++)
+		if (keys & F_BIT(i))
+			names[n++] = filter_keys[i];
+	names[n] = NULL;
 	for (i = 1; i < argc; i++) {
-		const char *k = argv[i], *val = argv[i + 1];
-
-		if (!strcmp(k, "-j") || !strcmp(k, "--json")) {
-			cli->json = 1;
-			cli_json = 1;
+		if (json_opts && (!strcmp(argv[i], "-j") ||
+				  !strcmp(argv[i], "--json"))) {
+			cli_set_json(cli, 0);
 			continue;
 		}
-		if (!strcmp(k, "-p") || !strcmp(k, "--pretty")) {
-			cli->json = 1;
-			cli_json = 1;
-			cli->pretty = 1;
+		if (json_opts && (!strcmp(argv[i], "-p") ||
+				  !strcmp(argv[i], "--pretty"))) {
+			cli_set_json(cli, 1);
 			continue;
 		}
-		if (!word_in(keys, k)) {
-			cli_err("unknown argument '%.100s'", k);
+		if (!strcmp(argv[i], "help")) {
+			cli_usage(stdout);
+			return SAID_HELP;
+		}
+		k = cli_match(argv[i], names, &ambiguous);
+		if (!k) {
+			cli_bad_word("argument", argv[i], names, ambiguous);
 			return EXIT_USAGE;
 		}
-		if (!val) {
+		for (key = 0; strcmp(filter_keys[key], k); key++)
+			;
+		if (f->seen & F_BIT(key)) {
+			cli_err("'%s' given twice: one %s filter at most", k, k);
+			return EXIT_USAGE;
+		}
+		f->seen |= F_BIT(key);
+		if (i + 1 >= argc) {
 			cli_err("'%s' needs a value", k);
 			return EXIT_USAGE;
 		}
-		i++;
-		if (!strcmp(k, "dev")) {
-			f->dev = val;
-		} else if (!strcmp(k, "group")) {
-			if (rdma_mcm_parse_addr(val, &ss)) {
-				cli_err("bad group '%.100s'", val);
-				return EXIT_USAGE;
-			}
-			addr_text(&ss, f->group, sizeof(f->group));
-		} else if (!strcmp(k, "state")) {
-			f->state = parse_state(val);
-			if (f->state < 0) {
-				cli_err("bad state '%.100s': joining, joined, error or waiting",
-					val);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(k, "pid")) {
-			if (cli_parse_uint(val, UINT32_MAX, &v)) {
-				cli_err("bad pid '%.100s'", val);
-				return EXIT_USAGE;
-			}
-			f->pid = (long)v;
-		} else if (!strcmp(k, "ctx")) {
-			if (cli_parse_uint(val, UINT32_MAX, &v) || !v) {
-				cli_err("bad ctx '%.100s'", val);
-				return EXIT_USAGE;
-			}
-			f->ctx = (uint32_t)v;
-		}
+		ret = filter_value(f, key, argv[++i]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
 static int nl_open(struct rdma_mcm_nl **nl)
 {
+	int err;
+
 	*nl = rdma_mcm_nl_open();
 	if (*nl)
 		return 0;
-	cli_err("netlink family %s: %s%s", RDMA_MCM_GENL_NAME, strerror(errno),
-		errno == ENOENT ? " (is the rdma_mcm module loaded?)" : "");
+	err = errno;
+	if (err != ENOENT)
+		cli_err("netlink family %s: %s", RDMA_MCM_GENL_NAME,
+			strerror(err));
+	else if (cli_module_loaded())
+		cli_err("netlink family %s: %s (the rdma_mcm module loaded is older than its netlink family: show, ctx, stats and monitor need a newer one)",
+			RDMA_MCM_GENL_NAME, strerror(err));
+	else
+		cli_err("netlink family %s: %s (the rdma_mcm module is not loaded)",
+			RDMA_MCM_GENL_NAME, strerror(err));
 	return 1;
 }
 
-static void member_json(struct cli *cli, const struct rdma_mcm_nl_member *m)
+static void member_json(const struct rdma_mcm_nl_member *m)
 {
 	struct owner o = { m->present, m->owner_kind, m->owner_pid,
 			   m->owner_uid, m->owner_name };
@@ -417,8 +289,8 @@ static void member_json(struct cli *cli, const struct rdma_mcm_nl_member *m)
 	if (HAS(m, JOIN_TYPE))
 		rec_str(&r, "type", join_type_name(m->join_type));
 	rec_str(&r, "state", rdma_mcm_state_str(m->state));
-	rec_status(&r, "status", "errno", m->status);
-	rec_status(&r, "last_status", "last_errno", m->last_status);
+	rec_status(&r, "status", "errno", NULL, m->status);
+	rec_status(&r, "last_status", "last_errno", NULL, m->last_status);
 	if (HAS(m, AGE_MS))
 		rec_u64(&r, "age_ms", m->age_ms);
 	if (HAS(m, STATE_AGE_MS))
@@ -432,14 +304,25 @@ static void member_json(struct cli *cli, const struct rdma_mcm_nl_member *m)
 		rec_open(&r, "sources", '[');
 		for (i = 0; i < m->nr_sources; i++) {
 			addr_text(&m->sources[i], a, sizeof(a));
-			fprintf(r.f, "%s", i ? "," : "");
-			json_str(r.f, a);
+			rec_item(&r, a);
 		}
 		rec_close(&r, ']');
 	}
 	if (HAS(m, JOINED_BY))
 		rec_str(&r, "joined_by", rdma_mcm_nl_joiner_str(m->joined_by));
-	rec_end(cli, &r);
+	rec_end(&r);
+}
+
+/* " dev D port P netdev N", of what the kernel sent (@o's present) */
+static void where_text(const struct owner *o, const char *dev, uint32_t port,
+		       const char *netdev)
+{
+	if (HAS(o, DEV_NAME))
+		name_text("dev", dev);
+	if (HAS(o, PORT))
+		printf(" port %u", port);
+	if (HAS(o, NETDEV))
+		name_text("netdev", netdev);
 }
 
 static void member_text(const struct rdma_mcm_nl_member *m)
@@ -450,20 +333,24 @@ static void member_text(const struct rdma_mcm_nl_member *m)
 	uint32_t i;
 
 	printf("ctx %u handle %u", m->ctx_id, m->handle);
-	if (HAS(m, DEV_NAME))
-		printf(" dev %s port %u", m->dev_name, m->port);
-	if (HAS(m, NETDEV))
-		printf(" netdev %s", m->netdev);
-	addr_text(&m->group, a, sizeof(a));
-	printf(" group %s state %s type %s", a, rdma_mcm_state_str(m->state),
-	       join_type_name(m->join_type));
+	where_text(&o, m->dev_name, m->port, m->netdev);
+	if (HAS(m, GROUP)) {
+		addr_text(&m->group, a, sizeof(a));
+		printf(" group %s", a);
+	}
+	printf(" state %s", rdma_mcm_state_str(m->state));
+	if (HAS(m, JOIN_TYPE))
+		printf(" type %s", join_type_name(m->join_type));
 	if (m->status) {
 		status_text(m->status, status, sizeof(status));
 		printf(" status %s", status);
 	}
 	owner_text(&o);
-	printf(" age %.1fs rejoins %u queued %u", (double)m->age_ms / 1000,
-	       m->rejoins, m->queued);
+	if (HAS(m, AGE_MS))
+		printf(" age %.1fs", (double)m->age_ms / 1000);
+	if (HAS(m, STATE_AGE_MS))
+		printf(" state-age %.1fs", (double)m->state_age_ms / 1000);
+	printf(" rejoins %u queued %u", m->rejoins, m->queued);
 	if (m->qp_attached)
 		fputs(" qp attached", stdout);
 	/* a source-specific join's sources: "sources A,B" */
@@ -496,57 +383,89 @@ static int on_member(const struct rdma_mcm_nl_member *m, void *arg)
 	}
 	f->shown++;
 	if (f->cli->json)
-		member_json(f->cli, m);
+		member_json(m);
 	else
 		member_text(m);
 	return 0;
 }
 
-int cmd_show(struct cli *cli, int argc, char **argv)
+/* The memberships @f lets through; the command's exit status */
+static int show_members(struct filter *f)
 {
 	struct rdma_mcm_nl *nl;
-	struct filter f;
 	int ret;
 
-	ret = parse_filters(cli, argc, argv, "dev group state pid ctx", &f);
-	if (ret)
-		return ret;
 	if (nl_open(&nl))
 		return 1;
-	ret = rdma_mcm_nl_dump_members(nl, f.ctx, on_member, &f);
+	ret = rdma_mcm_nl_dump_members(nl, f->ctx, on_member, f);
 	if (ret < 0)
 		cli_err("dump of memberships: %s", strerror(errno));
 	rdma_mcm_nl_close(nl);
 	return ret < 0 ? 1 : 0;
 }
 
+int cmd_show(struct cli *cli, int argc, char **argv)
+{
+	struct filter f;
+	int ret;
+
+	ret = parse_filters(cli, argc, argv, F_BIT(F_DEV) | F_BIT(F_GROUP) |
+			    F_BIT(F_STATE) | F_BIT(F_PID) | F_BIT(F_CTX), 1,
+			    &f);
+	if (ret)
+		return ret == SAID_HELP ? 0 : ret;
+	return show_members(&f);
+}
+
+/*
+ * A session's show [dev DEV] [group GROUP] [state STATE] [ctx ID]: the
+ * host's view of this process's memberships (pid is its own)
+ */
+int cli_show_own(struct cli *cli, int argc, char **argv)
+{
+	struct filter f;
+	int ret;
+
+	ret = parse_filters(cli, argc, argv, F_BIT(F_DEV) | F_BIT(F_GROUP) |
+			    F_BIT(F_STATE) | F_BIT(F_CTX), 0, &f);
+	if (ret)
+		return ret == SAID_HELP ? 0 : ret;
+	f.pid = (long)getpid();
+	return show_members(&f);
+}
+
 /* --- ctx: contexts ----------------------------------------------------------- */
+
+/*
+ * The key of counter, limit or usage @i: the library's name for it, or
+ * @prefix_N for a later module's that this library does not know, so
+ * that two unknown ones never share a key
+ */
+static const char *stat_key(const char *name, const char *prefix, uint32_t i,
+			    char *buf, size_t len)
+{
+	if (strcmp(name, "unknown"))
+		return name;
+	snprintf(buf, len, "%s_%u", prefix, i);
+	return buf;
+}
 
 static const char *counter_key(uint32_t i, char *buf, size_t len)
 {
-	const char *name = rdma_mcm_nl_counter_str(i);
-
-	if (strcmp(name, "unknown"))
-		return name;
-	snprintf(buf, len, "counter_%u", i);
-	return buf;
+	return stat_key(rdma_mcm_nl_counter_str(i), "counter", i, buf, len);
 }
 
 static void errnos_json(struct rec *r, const char *k,
 			const struct rdma_mcm_nl_errno_count *e, uint32_t n)
 {
-	const char *name;
 	uint32_t i;
 
 	rec_open(r, k, '[');
 	for (i = 0; i < n; i++) {
 		rec_open(r, NULL, '{');
 		rec_u64(r, "errno", e[i].err);
-		name = e[i].err ? errno_name((int)e[i].err) : "other";
-		if (name)
-			rec_str(r, "name", name);
-		else
-			rec_null(r, "name");
+		rec_str_or_null(r, "name", e[i].err ?
+				errno_name((int)e[i].err) : "other");
 		rec_u64(r, "count", e[i].count);
 		rec_close(r, '}');
 	}
@@ -600,7 +519,7 @@ static void counters_text(const struct rdma_mcm_nl_counters *c)
 	errnos_text("errors", c->errors, c->n_errors);
 }
 
-static void ctx_json(struct cli *cli, const struct rdma_mcm_nl_context *c)
+static void ctx_json(const struct rdma_mcm_nl_context *c)
 {
 	struct owner o = { c->present, c->owner_kind, c->owner_pid,
 			   c->owner_uid, c->owner_name };
@@ -626,13 +545,15 @@ static void ctx_json(struct cli *cli, const struct rdma_mcm_nl_context *c)
 		addr_text(&c->src, a, sizeof(a));
 		rec_str(&r, "src", a);
 	}
-	key(&r, "flags");
-	fprintf(r.f, "[%s%s%s]", c->flags & 1 ? "\"heal\"" : "",
-		(c->flags & 3) == 3 ? "," : "",
-		c->flags & 2 ? "\"route\"" : "");
+	rec_open(&r, "flags", '[');
+	if (c->flags & RDMA_MCM_CTX_HEAL)
+		rec_item(&r, "heal");
+	if (c->flags & RDMA_MCM_CTX_ROUTE)
+		rec_item(&r, "route");
+	rec_close(&r, ']');
 	rec_u64(&r, "members", c->members);
 	counters_json(&r, &c->cnt);
-	rec_end(cli, &r);
+	rec_end(&r);
 }
 
 static void ctx_text(const struct rdma_mcm_nl_context *c)
@@ -642,10 +563,7 @@ static void ctx_text(const struct rdma_mcm_nl_context *c)
 	char a[80];
 
 	printf("ctx %u", c->ctx_id);
-	if (HAS(c, DEV_NAME))
-		printf(" dev %s port %u", c->dev_name, c->port);
-	if (HAS(c, NETDEV))
-		printf(" netdev %s", c->netdev);
+	where_text(&o, c->dev_name, c->port, c->netdev);
 	if (HAS(c, SRC)) {
 		addr_text(&c->src, a, sizeof(a));
 		printf(" src %s", a);
@@ -670,7 +588,7 @@ static int on_context(const struct rdma_mcm_nl_context *c, void *arg)
 		return 0;
 	f->shown++;
 	if (f->cli->json)
-		ctx_json(f->cli, c);
+		ctx_json(c);
 	else
 		ctx_text(c);
 	return 0;
@@ -678,18 +596,22 @@ static int on_context(const struct rdma_mcm_nl_context *c, void *arg)
 
 int cmd_ctx(struct cli *cli, int argc, char **argv)
 {
+	static const char *const objects[] = { "show", NULL };
+	static const char *const keys[] = { "dev", "pid", "ctx", NULL };
 	struct rdma_mcm_nl *nl;
 	struct filter f;
-	int ret;
+	int ret, ambiguous;
 
-	/* "ctx show ..." as "ctx ..." */
-	if (argc > 1 && !strcmp(argv[1], "show")) {
+	/* "ctx show ..." as "ctx ..." ("ctx sh ..." too) */
+	if (argc > 1 && cli_match(argv[1], objects, &ambiguous) &&
+	    !cli_match(argv[1], keys, &ambiguous)) {
 		argc--;
 		argv++;
 	}
-	ret = parse_filters(cli, argc, argv, "dev pid ctx", &f);
+	ret = parse_filters(cli, argc, argv, F_BIT(F_DEV) | F_BIT(F_PID) |
+			    F_BIT(F_CTX), 1, &f);
 	if (ret)
-		return ret;
+		return ret == SAID_HELP ? 0 : ret;
 	if (nl_open(&nl))
 		return 1;
 	ret = rdma_mcm_nl_dump_contexts(nl, on_context, &f);
@@ -701,8 +623,9 @@ int cmd_ctx(struct cli *cli, int argc, char **argv)
 
 /* --- stats ---------------------------------------------------------------------- */
 
-static void stats_json(struct cli *cli, const struct rdma_mcm_nl_stats *st)
+static void stats_json(const struct rdma_mcm_nl_stats *st)
 {
+	char buf[32];
 	struct rec r;
 	uint32_t i;
 
@@ -711,12 +634,16 @@ static void stats_json(struct cli *cli, const struct rdma_mcm_nl_stats *st)
 	rec_open(&r, "limits", '{');
 	for (i = 1; i < RDMA_MCM_NL_LIMITS; i++)
 		if (st->limits_present & (1U << i))
-			rec_u64(&r, rdma_mcm_nl_limit_str(i), st->limits[i]);
+			rec_u64(&r, stat_key(rdma_mcm_nl_limit_str(i), "limit",
+					     i, buf, sizeof(buf)),
+				st->limits[i]);
 	rec_close(&r, '}');
 	rec_open(&r, "usage", '{');
 	for (i = 1; i < RDMA_MCM_NL_USAGE; i++)
 		if (st->usage_present & (1U << i))
-			rec_u64(&r, rdma_mcm_nl_usage_str(i), st->usage[i]);
+			rec_u64(&r, stat_key(rdma_mcm_nl_usage_str(i), "usage",
+					     i, buf, sizeof(buf)),
+				st->usage[i]);
 	rec_close(&r, '}');
 	rec_u64(&r, "events_lost", st->events_lost);
 	rec_open(&r, "devices", '[');
@@ -727,11 +654,12 @@ static void stats_json(struct cli *cli, const struct rdma_mcm_nl_stats *st)
 		rec_close(&r, '}');
 	}
 	rec_close(&r, ']');
-	rec_end(cli, &r);
+	rec_end(&r);
 }
 
 static void stats_text(const struct rdma_mcm_nl_stats *st)
 {
+	char buf[32];
 	uint32_t i;
 
 	fputs("module", stdout);
@@ -739,14 +667,19 @@ static void stats_text(const struct rdma_mcm_nl_stats *st)
 	printf("\nlimits");
 	for (i = 1; i < RDMA_MCM_NL_LIMITS; i++)
 		if (st->limits_present & (1U << i))
-			printf(" %s %u", rdma_mcm_nl_limit_str(i), st->limits[i]);
+			printf(" %s %u", stat_key(rdma_mcm_nl_limit_str(i),
+						  "limit", i, buf, sizeof(buf)),
+			       st->limits[i]);
 	printf("\nusage");
 	for (i = 1; i < RDMA_MCM_NL_USAGE; i++)
 		if (st->usage_present & (1U << i))
-			printf(" %s %u", rdma_mcm_nl_usage_str(i), st->usage[i]);
+			printf(" %s %u", stat_key(rdma_mcm_nl_usage_str(i),
+						  "usage", i, buf, sizeof(buf)),
+			       st->usage[i]);
 	printf(" events_lost %llu\n", (unsigned long long)st->events_lost);
 	for (i = 0; i < st->n_devices; i++) {
-		printf("dev %s", st->devices[i].name);
+		fputs("dev ", stdout);
+		print_name(st->devices[i].name);
 		counters_text(&st->devices[i].cnt);
 		putchar('\n');
 	}
@@ -759,15 +692,15 @@ int cmd_nl_stats(struct cli *cli, int argc, char **argv)
 	struct filter f;
 	int ret;
 
-	ret = parse_filters(cli, argc, argv, "", &f);
+	ret = parse_filters(cli, argc, argv, 0, 1, &f);
 	if (ret)
-		return ret;
+		return ret == SAID_HELP ? 0 : ret;
 	if (nl_open(&nl))
 		return 1;
 	st = rdma_mcm_nl_get_stats(nl);
 	if (st) {
 		if (cli->json)
-			stats_json(cli, st);
+			stats_json(st);
 		else
 			stats_text(st);
 	} else {
@@ -782,7 +715,71 @@ int cmd_nl_stats(struct cli *cli, int argc, char **argv)
 
 /* --- monitor ----------------------------------------------------------------- */
 
-/* Membership events name a handle and a group; context events do not */
+/* monitor -t, -ts: each event's wall-clock time, as iproute2's -t, -ts */
+enum { TS_NONE, TS_LONG, TS_SHORT };
+static int monitor_ts;
+
+/*
+ * The wall-clock time (CLOCK_REALTIME) of @boot_ns, a CLOCK_BOOTTIME
+ * time as the kernel stamps events: the clocks' offset now, added. 0, or
+ * -1 when a clock cannot be read.
+ */
+static int wall_time(uint64_t boot_ns, struct timespec *wall)
+{
+	struct timespec real, boot;
+	int64_t ns;
+
+	if (clock_gettime(CLOCK_REALTIME, &real) ||
+	    clock_gettime(CLOCK_BOOTTIME, &boot))
+		return -1;
+	ns = ((int64_t)real.tv_sec - boot.tv_sec) * 1000000000LL +
+	     (real.tv_nsec - boot.tv_nsec) + (int64_t)boot_ns;
+	wall->tv_sec = (time_t)(ns / 1000000000LL);
+	wall->tv_nsec = (long)(ns % 1000000000LL);
+	return 0;
+}
+
+/* "wall_time":"2026-12-01T10:00:00.123456Z" (RFC 3339, UTC) */
+static void wall_json(struct rec *r, uint64_t boot_ns)
+{
+	struct timespec ts;
+	char buf[64];
+	struct tm tm;
+
+	if (wall_time(boot_ns, &ts) || !gmtime_r(&ts.tv_sec, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm))
+		return;
+	rec_key(r, "wall_time");
+	fprintf(r->f, "\"%s.%06ldZ\"", buf, ts.tv_nsec / 1000);
+}
+
+/*
+ * Before an event's line, as iproute2 prints them (local time): -t
+ * "Timestamp: Tue Dec  1 10:00:00 2026 123456 usec" on a line of its
+ * own, -ts "[2026-12-01T10:00:00.123456] " in front of it
+ */
+static void wall_text(uint64_t boot_ns)
+{
+	struct timespec ts;
+	char buf[64];
+	struct tm tm;
+
+	if (monitor_ts == TS_NONE || wall_time(boot_ns, &ts) ||
+	    !localtime_r(&ts.tv_sec, &tm))
+		return;
+	if (monitor_ts == TS_SHORT &&
+	    strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm))
+		printf("[%s.%06ld] ", buf, ts.tv_nsec / 1000);
+	else if (monitor_ts == TS_LONG &&
+		 strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm))
+		printf("Timestamp: %s %ld usec\n", buf, ts.tv_nsec / 1000);
+}
+
+/*
+ * Membership events name a handle and a group; context events do not.
+ * "time_ns" is the kernel's CLOCK_BOOTTIME stamp, "wall_time" the same
+ * instant on the wall clock.
+ */
 static void event_json(struct cli *cli, const struct rdma_mcm_nl_notice *ev)
 {
 	const struct rdma_mcm_nl_member *m = &ev->m;
@@ -791,9 +788,11 @@ static void event_json(struct cli *cli, const struct rdma_mcm_nl_notice *ev)
 	char a[80];
 	struct rec r;
 
+	(void)cli;
 	rec_begin(&r);
 	rec_str(&r, "event", rdma_mcm_nl_event_str(ev->event));
 	rec_u64(&r, "time_ns", ev->time_ns);
+	wall_json(&r, ev->time_ns);
 	rec_u64(&r, "ctx", m->ctx_id);
 	if (HAS(m, HANDLE))
 		rec_u64(&r, "handle", m->handle);
@@ -810,9 +809,9 @@ static void event_json(struct cli *cli, const struct rdma_mcm_nl_notice *ev)
 		rec_str(&r, "state", rdma_mcm_state_str(m->state));
 	if (HAS(m, DEV_NAME))
 		rec_str(&r, "dev", m->dev_name);
-	rec_status(&r, "status", "errno", m->status);
+	rec_status(&r, "status", "errno", NULL, m->status);
 	owner_json(&r, &o);
-	rec_end(cli, &r);
+	rec_end(&r);
 }
 
 static void event_text(const struct rdma_mcm_nl_notice *ev)
@@ -822,6 +821,7 @@ static void event_text(const struct rdma_mcm_nl_notice *ev)
 			   m->owner_uid, m->owner_name };
 	char a[80], status[128];
 
+	wall_text(ev->time_ns);
 	printf("%s ctx %u", rdma_mcm_nl_event_str(ev->event), m->ctx_id);
 	if (HAS(m, HANDLE))
 		printf(" handle %u", m->handle);
@@ -832,7 +832,7 @@ static void event_text(const struct rdma_mcm_nl_notice *ev)
 	if (HAS(m, STATE))
 		printf(" state %s", rdma_mcm_state_str(m->state));
 	if (HAS(m, DEV_NAME))
-		printf(" dev %s", m->dev_name);
+		name_text("dev", m->dev_name);
 	if (m->status) {
 		status_text(m->status, status, sizeof(status));
 		printf(" status %s", status);
@@ -857,7 +857,7 @@ static void out_lost(struct cli *cli, struct rdma_mcm_nl *nl)
 			rec_u64(&r, "events_lost", st->events_lost);
 		else
 			rec_null(&r, "events_lost");
-		rec_end(cli, &r);
+		rec_end(&r);
 	} else if (st) {
 		printf("lost events: the socket overflowed (events_lost %llu %s)\n",
 		       (unsigned long long)st->events_lost,
@@ -869,34 +869,61 @@ static void out_lost(struct cli *cli, struct rdma_mcm_nl *nl)
 	rdma_mcm_nl_free_stats(st);
 }
 
+/*
+ * monitor's arguments: [-j] [-p] [-c COUNT] [-t | -ts] [help], each at
+ * most once. 0, EXIT_USAGE (reported), or SAID_HELP (the usage printed).
+ */
+static int monitor_args(struct cli *cli, int argc, char **argv,
+			unsigned long *count)
+{
+	int i;
+
+	*count = 0;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			cli_set_json(cli, 0);
+		} else if (!strcmp(argv[i], "-p") ||
+			   !strcmp(argv[i], "--pretty")) {
+			cli_set_json(cli, 1);
+		} else if (!strcmp(argv[i], "help")) {
+			cli_usage(stdout);
+			return SAID_HELP;
+		} else if ((!strcmp(argv[i], "-t") ||
+			    !strcmp(argv[i], "-ts")) && monitor_ts) {
+			cli_err("-t or -ts once only");
+			return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "-t")) {
+			monitor_ts = TS_LONG;
+		} else if (!strcmp(argv[i], "-ts")) {
+			monitor_ts = TS_SHORT;
+		} else if (!strcmp(argv[i], "-c") && *count) {
+			cli_err("-c given twice");
+			return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "-c") && i + 1 < argc) {
+			if (cli_parse_uint(argv[++i], UINT32_MAX, count) ||
+			    !*count) {
+				cli_err("bad count '%.100s'", argv[i]);
+				return EXIT_USAGE;
+			}
+		} else {
+			cli_err("usage: monitor [-j] [-c COUNT] [-t | -ts]");
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 int cmd_monitor(struct cli *cli, int argc, char **argv)
 {
 	struct rdma_mcm_nl_notice ev;
 	unsigned long count = 0, seen = 0;
 	struct rdma_mcm_nl *nl;
 	struct pollfd pfd[2];
-	int i, n, sfd, ret = 0;
+	int n, sfd, ret;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
-			cli->json = 1;
-			cli_json = 1;
-		} else if (!strcmp(argv[i], "-p") ||
-			   !strcmp(argv[i], "--pretty")) {
-			cli->json = 1;
-			cli_json = 1;
-			cli->pretty = 1;
-		} else if (!strcmp(argv[i], "-c") && i + 1 < argc) {
-			if (cli_parse_uint(argv[++i], UINT32_MAX, &count) ||
-			    !count) {
-				cli_err("bad count '%.100s'", argv[i]);
-				return EXIT_USAGE;
-			}
-		} else {
-			cli_err("usage: monitor [-j] [-c COUNT]");
-			return EXIT_USAGE;
-		}
-	}
+	ret = monitor_args(cli, argc, argv, &count);
+	if (ret)
+		return ret == SAID_HELP ? 0 : ret;
 	if (nl_open(&nl))
 		return 1;
 	if (rdma_mcm_nl_monitor(nl)) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * rdma-mcm: output, one line per record: "key value" text, or a JSON
- * object per line with -j.
+ * rdma-mcm: output of the join session, send and recv, one line per
+ * record: "key value" text, or with -j a JSON object (json.c); and the
+ * names of errnos, statuses, addresses and join types every command
+ * prints.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,7 +22,8 @@
 #define ERRNO_NAME(e)	{ e, #e }
 
 /*
- * Errno names: the membership statuses of uapi.rst ("Membership status")
+ * Errno names where the C library has no strerrorname_np() (glibc before
+ * 2.32, musl): the membership statuses of uapi.rst ("Membership status")
  * first, then the other errnos of the ABI and of the library.
  */
 static const struct {
@@ -37,13 +40,31 @@ static const struct {
 	ERRNO_NAME(EAGAIN), ERRNO_NAME(EINTR), ERRNO_NAME(ESHUTDOWN),
 	ERRNO_NAME(ENETUNREACH), ERRNO_NAME(EHOSTUNREACH),
 	ERRNO_NAME(ECANCELED), ERRNO_NAME(EPROTO), ERRNO_NAME(EPERM),
+	ERRNO_NAME(EBUSY), ERRNO_NAME(EACCES), ERRNO_NAME(EEXIST),
+	ERRNO_NAME(EMSGSIZE), ERRNO_NAME(EPROTONOSUPPORT),
+	ERRNO_NAME(EBADMSG),
 };
 
-/* The name of errno @err ("ETIMEDOUT"), or NULL if it is not known */
+#if defined(__GLIBC__) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+#define HAVE_STRERRORNAME_NP	1
+#endif
+
+/*
+ * The name of errno @err ("ETIMEDOUT"), as the C library knows it
+ * (strerrorname_np(), glibc 2.32+), else from the table above; NULL if
+ * neither knows it
+ */
 const char *errno_name(int err)
 {
 	size_t i;
 
+#ifdef HAVE_STRERRORNAME_NP
+	const char *name = err > 0 ? strerrorname_np(err) : NULL;
+
+	if (name)
+		return name;
+#endif
 	for (i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
 		if (errno_names[i].err == err)
 			return errno_names[i].name;
@@ -67,20 +88,60 @@ void status_text(int32_t status, char *buf, size_t len)
 		snprintf(buf, len, "%d (%s)", status, strerror(-status));
 }
 
-/* A status in JSON: ,"status":-110,"errno":"ETIMEDOUT","error":"..." */
-static void status_json(int32_t status)
+/*
+ * A status as JSON: "status":-110,"errno":"ETIMEDOUT" (null when not
+ * known), and with @textk its text, "error":"Connection timed out"; the
+ * number alone when it is not negative
+ */
+void rec_status(struct rec *r, const char *k, const char *errk,
+		const char *textk, int32_t status)
 {
-	const char *name = status < 0 ? errno_name(-status) : NULL;
-
-	printf(",\"status\":%d", status);
+	rec_int(r, k, status);
 	if (status >= 0)
 		return;
-	if (name)
-		printf(",\"errno\":\"%s\"", name);
-	else
-		printf(",\"errno\":null");
-	printf(",\"error\":");
-	json_str(stdout, strerror(-status));
+	rec_str_or_null(r, errk, errno_name(-status));
+	if (textk)
+		rec_str(r, textk, strerror(-status));
+}
+
+/*
+ * @s on @f, each byte that is not printable ASCII (a space is, with
+ * @space), and each backslash, written \ooo (octal)
+ */
+void print_escaped(FILE *f, const char *s, int space)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if ((*p > ' ' || (space && *p == ' ')) && *p < 0x7f &&
+		    *p != '\\')
+			fputc(*p, f);
+		else
+			fprintf(f, "\\%03o", *p);
+	}
+}
+
+/*
+ * A name any process (comm) or driver (dev, netdev) chose, as text: so
+ * that it can neither drive the reader's terminal nor split a key-value
+ * pair, its spaces escaped too
+ */
+void print_name(const char *name)
+{
+	print_escaped(stdout, name, 0);
+}
+
+/* A join type; a later kernel's as "unknown", never as one it is not */
+const char *join_type_name(uint32_t type)
+{
+	switch (type) {
+	case RDMA_MCM_JOIN_FULLMEMBER:
+		return "full";
+	case RDMA_MCM_JOIN_SENDONLY_FULLMEMBER:
+		return "send-only";
+	default:
+		return "unknown";
+	}
 }
 
 void gid_name(const uint8_t *gid, char *buf, size_t len)
@@ -118,60 +179,6 @@ void addr_name(const struct sockaddr *sa, char *buf, size_t len)
 	}
 }
 
-/*
- * A JSON string. Bytes that are not valid UTF-8 (a user's input may have
- * any) are written as U+FFFD, so that every line parses.
- */
-void json_str(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	int i, n;
-
-	fputc('"', f);
-	while (*p) {
-		if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p++);
-			continue;
-		}
-		if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p++);
-			continue;
-		}
-		n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 && *p >= 0xc2 ? 2 :
-		    (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 &&
-		    *p <= 0xf4 ? 4 : 0;
-		for (i = 1; i < n; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				n = 0;
-		if (!n) {
-			fputs("\\ufffd", f);
-			p++;
-			continue;
-		}
-		fwrite(p, 1, (size_t)n, f);
-		p += n;
-	}
-	fputc('"', f);
-}
-
-static void json_key(const char *key, const char *val, int first)
-{
-	printf("%s\"%s\":", first ? "" : ",", key);
-	json_str(stdout, val);
-}
-
-/* A text record: as it is, or with -j {"KEY":"TEXT"} on one line */
-void out_text(int json, FILE *f, const char *key, const char *text)
-{
-	if (!json) {
-		fputs(text, f);
-		return;
-	}
-	fprintf(f, "{\"%s\":", key);
-	json_str(f, text);
-	fputs("}\n", f);
-}
-
 /* The events with the group's attributes: JOINED and REJOINED */
 static int with_group(uint32_t event)
 {
@@ -184,16 +191,17 @@ static void out_ctx_event(struct cli *cli, const struct rdma_mcm_event *ev)
 {
 	const char *what = rdma_mcm_event_str(ev->event);
 	char status[128];
+	struct rec r;
 
 	if (cli->json) {
-		putchar('{');
-		json_key("event", what, 1);
-		printf(",\"ctx\":%u", ev->ctx_id);
+		rec_begin(&r);
+		rec_str(&r, "event", what);
+		rec_u64(&r, "ctx", ev->ctx_id);
 		if (ev->event == RDMA_MCM_EVENT_DEVICE_ADDED)
-			printf(",\"port\":%u", ev->port_num);
+			rec_u64(&r, "port", ev->port_num);
 		else
-			status_json(ev->status);
-		puts("}");
+			rec_status(&r, "status", "errno", "error", ev->status);
+		rec_end(&r);
 		return;
 	}
 	if (ev->event == RDMA_MCM_EVENT_DEVICE_ADDED) {
@@ -209,6 +217,7 @@ void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 {
 	const char *what = rdma_mcm_event_str(ev->event);
 	char mgid[INET6_ADDRSTRLEN], status[128];
+	struct rec r;
 
 	if (ev->event == RDMA_MCM_EVENT_DEVICE_REMOVED ||
 	    ev->event == RDMA_MCM_EVENT_DEVICE_ADDED) {
@@ -216,40 +225,47 @@ void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 		return;
 	}
 	gid_name(ev->mgid, mgid, sizeof(mgid));
-	status_text(ev->status, status, sizeof(status));
 	if (cli->json) {
-		putchar('{');
-		json_key("event", what, 1);
-		json_key("group", group, 0);
-		printf(",\"ctx\":%u,\"handle\":%u,\"cookie\":%llu",
-		       ev->ctx_id, ev->handle, (unsigned long long)ev->cookie);
+		rec_begin(&r);
+		rec_str(&r, "event", what);
+		rec_str(&r, "group", group);
+		rec_u64(&r, "ctx", ev->ctx_id);
+		rec_u64(&r, "handle", ev->handle);
+		rec_u64(&r, "cookie", ev->cookie);
 		if (with_group(ev->event)) {
-			json_key("mgid", mgid, 0);
-			printf(",\"mlid\":%u,\"qkey\":%u,\"sl\":%u,\"port\":%u}\n",
-			       ev->mlid, ev->qkey, ev->sl, ev->port_num);
+			rec_str(&r, "mgid", mgid);
+			rec_u64(&r, "mlid", ev->mlid);
+			rec_u64(&r, "qkey", ev->qkey);
+			rec_u64(&r, "sl", ev->sl);
+			rec_u64(&r, "port", ev->port_num);
 		} else {
-			status_json(ev->status);
-			puts("}");
+			rec_status(&r, "status", "errno", "error", ev->status);
 		}
+		rec_end(&r);
 		return;
 	}
-	if (with_group(ev->event))
+	if (with_group(ev->event)) {
 		printf("%s %s handle %u mgid %s mlid 0x%x qkey 0x%x sl %u port %u\n",
 		       what, group, ev->handle, mgid, ev->mlid, ev->qkey,
 		       ev->sl, ev->port_num);
-	else
-		printf("%s %s handle %u status %s\n", what, group,
-		       ev->handle, status);
+		return;
+	}
+	status_text(ev->status, status, sizeof(status));
+	printf("%s %s handle %u status %s\n", what, group, ev->handle, status);
 }
 
 void out_left(struct cli *cli, const char *group, uint32_t handle,
 	      uint32_t events)
 {
+	struct rec r;
+
 	if (cli->json) {
-		putchar('{');
-		json_key("event", "left", 1);
-		json_key("group", group, 0);
-		printf(",\"handle\":%u,\"events\":%u}\n", handle, events);
+		rec_begin(&r);
+		rec_str(&r, "event", "left");
+		rec_str(&r, "group", group);
+		rec_u64(&r, "handle", handle);
+		rec_u64(&r, "events", events);
+		rec_end(&r);
 		return;
 	}
 	printf("left %s handle %u events %u\n", group, handle, events);
@@ -270,22 +286,6 @@ static double state_age(uint64_t state_time_ns)
 	return now > state_time_ns ? (double)(now - state_time_ns) / 1e9 : 0;
 }
 
-/* ,"last_status":-110,"last_errno":"ETIMEDOUT","last_error":"..." */
-static void last_status_json(int32_t status)
-{
-	const char *name = status < 0 ? errno_name(-status) : NULL;
-
-	printf(",\"last_status\":%d", status);
-	if (status >= 0)
-		return;
-	if (name)
-		printf(",\"last_errno\":\"%s\"", name);
-	else
-		printf(",\"last_errno\":null");
-	printf(",\"last_error\":");
-	json_str(stdout, strerror(-status));
-}
-
 /*
  * Who joined the group on the device: rdma_mcm itself (an IPv6 group on
  * RoCE v2), else rdma_cm, as every module older than the flag did
@@ -296,12 +296,48 @@ static const char *joined_by(const struct rdma_mcm_member *mb)
 							   "rdma_cm";
 }
 
+/*
+ * A list entry in JSON: show's keys where both have the field ("type",
+ * "state_age_ms"); "flags" and "age" too, its keys before they agreed,
+ * which the schema keeps (its keys only grow)
+ */
+static void list_json(struct cli *cli, const struct rdma_mcm_member *mb,
+			const char *group, const char *mgid, double age)
+{
+	const char *type = join_type_name((uint32_t)mb->join_flags);
+	struct rec r;
+
+	rec_begin(&r);
+	rec_str(&r, "group", group);
+	rec_u64(&r, "ctx", cli->ctx_id);
+	rec_u64(&r, "handle", mb->handle);
+	rec_str(&r, "state", rdma_mcm_state_str(mb->state));
+	rec_str(&r, "type", type);
+	rec_str(&r, "flags", type);
+	rec_status(&r, "status", "errno", "error", mb->status);
+	rec_str(&r, "mgid", mgid);
+	rec_u64(&r, "mlid", mb->mlid);
+	rec_u64(&r, "qkey", mb->qkey);
+	rec_u64(&r, "events", mb->events_reported);
+	rec_u64(&r, "rejoins", mb->rejoins);
+	rec_status(&r, "last_status", "last_errno", "last_error",
+		   mb->last_status);
+	if (age >= 0) {
+		rec_u64(&r, "state_age_ms", (uint64_t)(age * 1000));
+		rec_ms(&r, "age", age);
+	} else {
+		rec_null(&r, "age");
+	}
+	rec_u64(&r, "nr_sources", mb->nr_sources);
+	rec_str_or_null(&r, "joined_by", mb->state == RDMA_MCM_STATE_JOINED ?
+			joined_by(mb) : NULL);
+	rec_end(&r);
+}
+
 void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 {
 	struct sockaddr_storage ss;
 	char group[80], mgid[INET6_ADDRSTRLEN], status[128];
-	const char *flags = mb->join_flags == RDMA_MCM_JOIN_SENDONLY_FULLMEMBER ?
-			    "send-only" : "full";
 	double age = state_age(mb->state_time_ns);
 
 	memset(&ss, 0, sizeof(ss));
@@ -310,30 +346,12 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 	addr_name((struct sockaddr *)&ss, group, sizeof(group));
 	gid_name(mb->mgid, mgid, sizeof(mgid));
 	if (cli->json) {
-		putchar('{');
-		json_key("group", group, 1);
-		printf(",\"ctx\":%u,\"handle\":%u", cli->ctx_id, mb->handle);
-		json_key("state", rdma_mcm_state_str(mb->state), 0);
-		json_key("flags", flags, 0);
-		status_json(mb->status);
-		json_key("mgid", mgid, 0);
-		printf(",\"mlid\":%u,\"qkey\":%u,\"events\":%u", mb->mlid,
-		       mb->qkey, mb->events_reported);
-		printf(",\"rejoins\":%u", mb->rejoins);
-		last_status_json(mb->last_status);
-		if (age < 0)
-			printf(",\"age\":null");
-		else
-			printf(",\"age\":%.3f", age);
-		printf(",\"nr_sources\":%u,\"joined_by\":", mb->nr_sources);
-		if (mb->state == RDMA_MCM_STATE_JOINED)
-			printf("\"%s\"}\n", joined_by(mb));
-		else
-			printf("null}\n");
+		list_json(cli, mb, group, mgid, age);
 		return;
 	}
-	printf("ctx %u handle %u group %s state %s flags %s", cli->ctx_id,
-	       mb->handle, group, rdma_mcm_state_str(mb->state), flags);
+	printf("ctx %u handle %u group %s state %s type %s", cli->ctx_id,
+	       mb->handle, group, rdma_mcm_state_str(mb->state),
+	       join_type_name((uint32_t)mb->join_flags));
 	if (mb->state == RDMA_MCM_STATE_JOINED)
 		printf(" mgid %s mlid 0x%x qkey 0x%x", mgid, mb->mlid,
 		       mb->qkey);
@@ -349,7 +367,7 @@ void out_member(struct cli *cli, const struct rdma_mcm_member *mb)
 		printf(" last_status %s", status);
 	}
 	if (age >= 0)
-		printf(" age %.3fs", age);
+		printf(" state-age %.3fs", age);
 	if (mb->nr_sources)
 		printf(" sources %u", mb->nr_sources);
 	if (mb->state == RDMA_MCM_STATE_JOINED)
@@ -361,16 +379,19 @@ void out_stats(struct cli *cli, const unsigned int counts[4],
 	       unsigned int total)
 {
 	int abi = rdma_mcm_abi_version(cli->ch);
+	struct rec r;
 
 	if (cli->json) {
-		printf("{\"abi\":%d,\"contexts\":%d,\"memberships\":%u", abi,
-		       cli->have_ctx, total);
-		printf(",\"joining\":%u,\"joined\":%u,\"error\":%u,\"waiting\":%u",
-		       counts[RDMA_MCM_STATE_JOINING],
-		       counts[RDMA_MCM_STATE_JOINED],
-		       counts[RDMA_MCM_STATE_ERROR],
-		       counts[RDMA_MCM_STATE_WAITING]);
-		printf(",\"events\":%lu}\n", cli->events);
+		rec_begin(&r);
+		rec_int(&r, "abi", abi);
+		rec_u64(&r, "contexts", (uint64_t)cli->have_ctx);
+		rec_u64(&r, "memberships", total);
+		rec_u64(&r, "joining", counts[RDMA_MCM_STATE_JOINING]);
+		rec_u64(&r, "joined", counts[RDMA_MCM_STATE_JOINED]);
+		rec_u64(&r, "error", counts[RDMA_MCM_STATE_ERROR]);
+		rec_u64(&r, "waiting", counts[RDMA_MCM_STATE_WAITING]);
+		rec_u64(&r, "events", cli->events);
+		rec_end(&r);
 		return;
 	}
 	printf("abi %d contexts %d memberships %u joining %u joined %u",
@@ -381,23 +402,27 @@ void out_stats(struct cli *cli, const unsigned int counts[4],
 	       cli->events);
 }
 
-/* recv's ,"sources":[{"addr":"192.0.2.1","datagrams":20},...] */
-static void from_json(const struct cli_from *from)
+/* recv's "sources":[{"addr":"192.0.2.1","datagrams":20},...] */
+static void from_json(struct rec *r, const struct cli_from *from)
 {
 	char a[INET6_ADDRSTRLEN];
 	size_t i;
 
-	printf(",\"sources\":[");
+	rec_open(r, "sources", '[');
 	for (i = 0; i < from->n; i++) {
 		from_name(from, i, a, sizeof(a));
-		printf("%s{", i ? "," : "");
-		json_key("addr", a, 1);
-		printf(",\"datagrams\":%lu}", from->v[i].datagrams);
+		rec_open(r, NULL, '{');
+		rec_str(r, "addr", a);
+		rec_u64(r, "datagrams", from->v[i].datagrams);
+		rec_close(r, '}');
 	}
-	if (from->unknown)
-		printf("%s{\"addr\":null,\"datagrams\":%lu}", from->n ? "," : "",
-		       from->unknown);
-	putchar(']');
+	if (from->unknown) {
+		rec_open(r, NULL, '{');
+		rec_null(r, "addr");
+		rec_u64(r, "datagrams", from->unknown);
+		rec_close(r, '}');
+	}
+	rec_close(r, ']');
 }
 
 /* recv's lines "from 192.0.2.1 datagrams 20", one per source */
@@ -419,14 +444,17 @@ void out_count(struct cli *cli, const char *what, const char *group,
 	       unsigned long count, unsigned long want,
 	       const struct cli_from *from)
 {
+	struct rec r;
+
 	if (cli->json) {
-		putchar('{');
-		json_key("event", what, 1);
-		json_key("group", group, 0);
-		printf(",\"count\":%lu,\"wanted\":%lu", count, want);
+		rec_begin(&r);
+		rec_str(&r, "event", what);
+		rec_str(&r, "group", group);
+		rec_u64(&r, "count", count);
+		rec_u64(&r, "wanted", want);
 		if (from)
-			from_json(from);
-		puts("}");
+			from_json(&r, from);
+		rec_end(&r);
 		return;
 	}
 	printf("%s %s count %lu of %lu\n", what, group, count, want);

@@ -58,7 +58,7 @@ struct cli_member {
 };
 
 struct cli {
-	int json;
+	int json;			/* -j (or -p) */
 	int pretty;			/* -p: JSON indented */
 	const char *bind;		/* -b ADDR, or NULL */
 	int timeout_s;			/* -t SECONDS */
@@ -95,9 +95,55 @@ typedef int (*cli_line_fn)(struct cli *cli, char *line);
 
 /* main.c */
 extern int cli_json;			/* -j: errors as JSON too */
+/* The module's directory in sysfs (a test may point it elsewhere) */
+extern const char *cli_sys_module;
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_usage(FILE *f);
+/* -j (@pretty 0) or -p (1), wherever it stands */
+void cli_set_json(struct cli *cli, int pretty);
 int cli_parse_uint(const char *s, unsigned long max, unsigned long *out);
 int cli_signal_fd(void);
+/*
+ * The word of @names (NULL-terminated) that @word names: itself or, as
+ * iproute2 matches them, the one it is a prefix of; NULL when none is or
+ * several are (*@ambiguous set), or @word is empty
+ */
+const char *cli_match(const char *word, const char *const *names,
+		      int *ambiguous);
+/* "unknown WHAT 'WORD'", or "ambiguous WHAT 'WORD' (the names it fits)" */
+void cli_bad_word(const char *what, const char *word,
+		  const char *const *names, int ambiguous);
+/* Whether the module is loaded: /sys/module/rdma_mcm, or the device opens */
+int cli_module_loaded(void);
+
+/* json.c: the JSON writer of every command (-j, -p) */
+extern int cli_pretty;			/* -p: JSON indented */
+
+/* A JSON object under construction, printed by rec_end() */
+struct rec {
+	char *text;
+	size_t len;
+	FILE *f;
+	int first;			/* no key yet in the innermost object */
+};
+
+void json_str(FILE *f, const char *s);
+void rec_begin(struct rec *r);
+void rec_key(struct rec *r, const char *k);
+void rec_u64(struct rec *r, const char *k, uint64_t v);
+void rec_int(struct rec *r, const char *k, long long v);
+void rec_ms(struct rec *r, const char *k, double v);
+void rec_str(struct rec *r, const char *k, const char *v);
+void rec_str_or_null(struct rec *r, const char *k, const char *v);
+void rec_bool(struct rec *r, const char *k, int v);
+void rec_null(struct rec *r, const char *k);
+void rec_open(struct rec *r, const char *k, char bracket);
+void rec_close(struct rec *r, char bracket);
+void rec_item(struct rec *r, const char *v);
+void rec_end(struct rec *r);
+void rec_end_to(struct rec *r, FILE *f);
+/* A text record: as it is, or with -j {"KEY":"TEXT"} */
+void out_text(int json, FILE *f, const char *key, const char *text);
 
 /* input.c */
 int cli_input_read(struct cli *cli, struct cli_input *in, int fd,
@@ -110,6 +156,15 @@ void addr_name(const struct sockaddr *sa, char *buf, size_t len);
 void gid_name(const uint8_t *gid, char *buf, size_t len);
 const char *errno_name(int err);
 void status_text(int32_t status, char *buf, size_t len);
+/* "K":S and, when negative, "ERRK":"ENAME" (or null) [, "TEXTK":"text"] */
+void rec_status(struct rec *r, const char *k, const char *errk,
+		const char *textk, int32_t status);
+/* @s as text, bytes not printable ASCII (nor a space) as \ooo */
+void print_escaped(FILE *f, const char *s, int space);
+/* A name any process or driver chose, as text: \ooo for unsafe bytes */
+void print_name(const char *name);
+/* A join type: "full", "send-only", or "unknown" for a later one */
+const char *join_type_name(uint32_t type);
 void out_event(struct cli *cli, const struct rdma_mcm_event *ev,
 	       const char *group);
 void out_left(struct cli *cli, const char *group, uint32_t handle,
@@ -120,8 +175,6 @@ void out_stats(struct cli *cli, const unsigned int counts[4],
 void out_count(struct cli *cli, const char *what, const char *group,
 	       unsigned long count, unsigned long want,
 	       const struct cli_from *from);
-void json_str(FILE *f, const char *s);
-void out_text(int json, FILE *f, const char *key, const char *text);
 
 /* source.c */
 int cli_ensure_ctx(struct cli *cli, const struct sockaddr *group);
@@ -154,9 +207,13 @@ int cli_list(struct cli *cli);
 int cli_stats(struct cli *cli);
 int cmd_join(struct cli *cli, int argc, char **argv);
 int cmd_list(struct cli *cli, int argc, char **argv);
+/* @text as a group: parsed, and a multicast address; 0 or -1 (reported) */
+int cli_parse_group(const char *text, struct sockaddr_storage *ss);
 
 /* nl.c: the host's view through netlink */
 int cmd_show(struct cli *cli, int argc, char **argv);
+/* The session's show: the netlink view of this process's memberships */
+int cli_show_own(struct cli *cli, int argc, char **argv);
 int cmd_ctx(struct cli *cli, int argc, char **argv);
 int cmd_nl_stats(struct cli *cli, int argc, char **argv);
 int cmd_monitor(struct cli *cli, int argc, char **argv);

@@ -7,6 +7,7 @@
  * as long as this process: a second rdma-mcm cannot leave or list them.
  * Hence the session reads further commands on stdin (rdma-mcm(8)).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -43,15 +44,37 @@ struct cli_member *cli_member_new(struct cli *cli, const char *text,
 		m = &mem[cli->nmem];
 		cli->nmem += 16;
 	}
-	if (rdma_mcm_parse_addr(text, &m->addr)) {
-		cli_err("bad group address '%s': %s", text, strerror(errno));
+	if (cli_parse_group(text, &m->addr))
 		return NULL;
-	}
 	addr_name((struct sockaddr *)&m->addr, m->name, sizeof(m->name));
 	m->join_flags = join_flags;
 	m->handle = 0;
 	m->used = 1;
 	return m;
+}
+
+/*
+ * Only a multicast address is a group: a unicast one is refused here,
+ * before anything is asked of the kernel (which refuses it too, with an
+ * EINVAL that says less)
+ */
+int cli_parse_group(const char *text, struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+
+	if (rdma_mcm_parse_addr(text, ss)) {
+		cli_err("bad group address '%s': %s", text, strerror(errno));
+		return -1;
+	}
+	if ((ss->ss_family == AF_INET &&
+	     IN_MULTICAST(ntohl(sin->sin_addr.s_addr))) ||
+	    (ss->ss_family == AF_INET6 &&
+	     IN6_IS_ADDR_MULTICAST(&sin6->sin6_addr)))
+		return 0;
+	cli_err("group address '%s' is not a multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8)",
+		text);
+	return -1;
 }
 
 void cli_member_free(struct cli *cli, struct cli_member *m)
@@ -290,7 +313,15 @@ int cli_stats(struct cli *cli)
 #define SESSION_JOIN	"join GROUP... [--send-only] [--source ADDR]..."
 
 static const char session_help[] =
-	"commands: " SESSION_JOIN " | leave GROUP... | list | stats | help | quit\n";
+	"commands: " SESSION_JOIN " | leave GROUP... | list | show [dev DEV]\n"
+	"  [group GROUP] [state STATE] [ctx ID] | stats | help | quit\n"
+	"(show: the host's view of this process's memberships, through netlink;\n"
+	"a command may be shortened to a prefix that names one only)\n";
+
+static const char *const session_commands[] = {
+	"join", "leave", "list", "show", "stats", "help", "quit", "exit",
+	NULL,
+};
 
 /* Whether args[i] is a group: not an option, not the value of --source */
 static int is_group(char **args, int i)
@@ -339,6 +370,7 @@ static int parse_join_args(char **args, int n, int *flags, int *no_heal,
 static void session_join(struct cli *cli, char **args, int n)
 {
 	struct cli_sources *srcs = malloc(sizeof(*srcs));
+	struct sockaddr_storage ss;
 	struct cli_member *m;
 	int flags, i, ret;
 
@@ -349,6 +381,10 @@ static void session_join(struct cli *cli, char **args, int n)
 	ret = parse_join_args(args, n, &flags, NULL, srcs);
 	if (ret == -1)
 		cli_err("usage: " SESSION_JOIN);
+	/* a line with a group that is none is refused whole */
+	for (i = 0; !ret && i < n; i++)
+		if (is_group(args, i) && cli_parse_group(args[i], &ss))
+			ret = -2;
 	for (i = 0; !ret && i < n; i++) {
 		if (!is_group(args, i))
 			continue;
@@ -400,8 +436,9 @@ static void session_leave(struct cli *cli, char **args, int n)
 /* One command line; returns 1 for quit. */
 static int session_command(struct cli *cli, char *line)
 {
+	const char *cmd;
 	char **args;
-	int n, quit = 0;
+	int n, ambiguous, quit = 0;
 
 	n = cli_split(line, &args);
 	if (n < 0) {
@@ -410,20 +447,25 @@ static int session_command(struct cli *cli, char *line)
 	}
 	if (!n || args[0][0] == '#')
 		goto out;
-	if (!strcmp(args[0], "quit") || !strcmp(args[0], "exit"))
-		quit = 1;
-	else if (!strcmp(args[0], "join"))
-		session_join(cli, args + 1, n - 1);
-	else if (!strcmp(args[0], "leave"))
-		session_leave(cli, args + 1, n - 1);
-	else if (!strcmp(args[0], "list") || !strcmp(args[0], "show"))
-		cli_list(cli);
-	else if (!strcmp(args[0], "stats"))
-		cli_stats(cli);
-	else if (!strcmp(args[0], "help"))
-		out_text(cli->json, stdout, "help", session_help);
-	else
+	cmd = cli_match(args[0], session_commands, &ambiguous);
+	if (!cmd && ambiguous)
+		cli_bad_word("command", args[0], session_commands, ambiguous);
+	else if (!cmd)
 		cli_err("unknown command '%.100s'; try help", args[0]);
+	else if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit"))
+		quit = 1;
+	else if (!strcmp(cmd, "join"))
+		session_join(cli, args + 1, n - 1);
+	else if (!strcmp(cmd, "leave"))
+		session_leave(cli, args + 1, n - 1);
+	else if (!strcmp(cmd, "list"))
+		cli_list(cli);
+	else if (!strcmp(cmd, "show"))
+		cli_show_own(cli, n, args);
+	else if (!strcmp(cmd, "stats"))
+		cli_stats(cli);
+	else
+		out_text(cli->json, stdout, "help", session_help);
 out:
 	free(args);
 	/* the events this command brought, before the next one */
@@ -483,11 +525,16 @@ static int session_loop(struct cli *cli)
 /* Open the channel; 0 or -1 (reported) */
 int cli_open(struct cli *cli, int flags)
 {
+	int err;
+
 	cli->ch = rdma_mcm_open_channel(flags);
 	if (cli->ch)
 		return 0;
-	cli_err("/dev/%s: %s%s", RDMA_MCM_DEVICE_NAME, strerror(errno),
-		errno == ENOENT ? " (is the rdma_mcm module loaded?)" : "");
+	err = errno;
+	cli_err("/dev/%s: %s%s", RDMA_MCM_DEVICE_NAME, strerror(err),
+		err != ENOENT ? "" : cli_module_loaded() ?
+		" (the rdma_mcm module is loaded: its device node is missing)" :
+		" (the rdma_mcm module is not loaded)");
 	return -1;
 }
 
@@ -503,6 +550,7 @@ static void close_channel(struct cli *cli)
 int cmd_join(struct cli *cli, int argc, char **argv)
 {
 	static struct cli_sources srcs;
+	struct sockaddr_storage ss;
 	struct cli_member *m;
 	int flags, i, joined = 0, ret;
 
@@ -513,6 +561,10 @@ int cmd_join(struct cli *cli, int argc, char **argv)
 			cli_err("usage: join GROUP... [--send-only] [--source ADDR]... [--no-heal]");
 		return EXIT_USAGE;
 	}
+	/* a group that is none is a usage error, before anything is done */
+	for (i = 1; i < argc; i++)
+		if (is_group(argv, i) && cli_parse_group(argv[i], &ss))
+			return EXIT_USAGE;
 	if (cli_open(cli, O_NONBLOCK))
 		return 1;
 	/*

@@ -10,9 +10,11 @@
  * rdma_mcm_open_device() finds: the GID table that holds the source
  * address (RoCE), else the parent of the netdev that has it (IPoIB).
  *
- * A module older than context flags refuses them (EINVAL): then the
- * context is made without them, and without -b each device's GIDs that
- * are addresses of the group's family are tried in turn (RoCE v2 entries
+ * A module older than context flags (healing) is told by what it says of
+ * itself, never by an errno (EINVAL is also a route the kernel refuses):
+ * it grants no healing event and has no features. Then the context is
+ * made without flags, and without -b each device's GIDs that are
+ * addresses of the group's family are tried in turn (RoCE v2 entries
  * first), the first the kernel accepts as a source winning, as before.
  */
 #include <errno.h>
@@ -146,12 +148,46 @@ static int walk_source(struct cli *cli, int family)
 	return -1;
 }
 
+/*
+ * Whether the module takes context flags (RDMA_MCM_CTX_HEAL and _ROUTE
+ * came with healing), as it says: a module with features (sources, which
+ * came later) has them; else it has them if it delivers healing's events
+ * (the CLI asks for CLI_EVENTS in any case).
+ */
+static int module_has_ctx_flags(struct cli *cli)
+{
+	uint32_t features = 0;
+	uint64_t granted = 0;
+
+	if (!rdma_mcm_get_features(cli->ch, &features) && features)
+		return 1;
+	return !rdma_mcm_set_event_mask(cli->ch, CLI_EVENTS, &granted) &&
+	       (granted & RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING));
+}
+
+/* A module before context flags: a context without them, as before */
+static int create_ctx_old(struct cli *cli, const struct sockaddr *group)
+{
+	if (!cli->bind && walk_source(cli, group->sa_family))
+		return -1;
+	if (cli->bind) {
+		if (rdma_mcm_create_ctx(cli->ch, (struct sockaddr *)&cli->src,
+					&cli->ctx_id)) {
+			cli_err("source %s: %s", cli->bind, strerror(errno));
+			return -1;
+		}
+		cli->have_ctx = 1;
+	}
+	if (!cli->no_heal)
+		cli_err("the rdma_mcm module takes no context flags (it is older than healing): memberships will not heal");
+	return 0;
+}
+
 /* The context: on -b's address, or by route to @group */
 static int create_ctx(struct cli *cli, const struct sockaddr *group)
 {
 	uint32_t flags = cli->no_heal ? 0 : RDMA_MCM_CTX_HEAL;
 	char name[80];
-	int err;
 
 	if (cli->bind) {
 		if (rdma_mcm_parse_addr(cli->bind, &cli->src)) {
@@ -164,7 +200,10 @@ static int create_ctx(struct cli *cli, const struct sockaddr *group)
 				cli->bind);
 			return -1;
 		}
-	} else {
+	}
+	if (!module_has_ctx_flags(cli))
+		return create_ctx_old(cli, group);
+	if (!cli->bind) {
 		memcpy(&cli->src, group, group->sa_family == AF_INET ?
 		       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
 		flags |= RDMA_MCM_CTX_ROUTE;
@@ -175,22 +214,6 @@ static int create_ctx(struct cli *cli, const struct sockaddr *group)
 		cli->have_ctx = 1;
 		return 0;
 	}
-	err = errno;
-	/* a module before context flags: without them, as before */
-	if (err == EINVAL && flags) {
-		if (!cli->bind && walk_source(cli, group->sa_family))
-			return -1;
-		if (cli->bind && rdma_mcm_create_ctx(cli->ch,
-						     (struct sockaddr *)&cli->src,
-						     &cli->ctx_id))
-			goto fail;
-		cli->have_ctx = 1;
-		if (flags & RDMA_MCM_CTX_HEAL)
-			cli_err("the rdma_mcm module takes no context flags (it is older than healing): memberships will not heal");
-		return 0;
-	}
-	errno = err;
-fail:
 	addr_name((struct sockaddr *)&cli->src, name, sizeof(name));
 	if (cli->bind)
 		cli_err("source %s: %s", cli->bind, strerror(errno));

@@ -128,6 +128,7 @@ static int parse_ud(struct cli *cli, int argc, char **argv, int recv,
 		    struct ud_opts *o)
 {
 	static struct cli_sources srcs;
+	struct sockaddr_storage group;
 	unsigned long t;
 	int i;
 
@@ -184,7 +185,8 @@ static int parse_ud(struct cli *cli, int argc, char **argv, int recv,
 			"send GROUP [-c COUNT] [-s SIZE] [-i USEC] [--send-only] [--no-heal]");
 		return -1;
 	}
-	return 0;
+	/* a group that is none is a usage error, before anything is done */
+	return cli_parse_group(o->group, &group);
 }
 
 /* --- membership ---------------------------------------------------------- */

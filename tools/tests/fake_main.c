@@ -38,6 +38,14 @@
  * FAKE_NL_LOST events (default 2), FAKE_NL_EVENTS_LOST (stats),
  * FAKE_NL_UNREGISTER_AT=N the module unloaded when a monitor reaches
  * event N, FAKE_NL_EVENT_US=N each event takes N microseconds to come.
+ * FAKE_NL_COMM, FAKE_NL_DEV, FAKE_NL_NETDEV (the users' command name, the
+ * first device's and netdev's names, any bytes), FAKE_NL_SELF (context
+ * 1 is this process's), FAKE_NL_NEWER (a later module's limits, usage
+ * and join types 6 and 7), FAKE_NL_NO_PORT_GROUP (no PORT attribute, and
+ * memberships without GROUP).
+ *
+ * The module: FAKE_NO_DEV (/dev/rdma_mcm does not open: ENOENT),
+ * FAKE_MODULE_DIR (what /sys/module/rdma_mcm is: none without it).
  *
  * At exit, with FAKE_VERBS, a verbs object left, a rule of verbs broken
  * or a QP destroyed while attached is reported on stderr.
@@ -51,6 +59,10 @@
 #include "fake_dev.h"
 #include "fake_nl.h"
 #include "fake_verbs.h"
+#include "rdma_mcm_priv.h"
+
+/* The CLI's (main.c); the example, which has none, leaves it NULL */
+extern const char *cli_sys_module __attribute__((weak));
 
 static unsigned long cycle_at, rejoin_at;
 
@@ -129,6 +141,16 @@ static void verbs_setup(void)
 	rejoin_at = strtoul(getenv("FAKE_REJOIN_AT") ? : "0", NULL, 10);
 }
 
+/* FAKE_NO_DEV: the device node is missing, as without the module */
+static int no_dev_open(void *priv)
+{
+	(void)priv;
+	errno = ENOENT;
+	return -1;
+}
+
+static struct rdma_mcm_io no_dev_io;
+
 __attribute__((constructor)) static void fake_setup(void)
 {
 	const char *fail = getenv("FAKE_FAIL_GROUP");
@@ -150,6 +172,13 @@ __attribute__((constructor)) static void fake_setup(void)
 	fake.route_errno = route ? atoi(route) : 0;
 	if (getenv("FAKE_VERBS"))
 		verbs_setup();
+	if (getenv("FAKE_NO_DEV")) {
+		no_dev_io = *rdma_mcm_io;
+		no_dev_io.open = no_dev_open;
+		rdma_mcm_io = &no_dev_io;
+	}
+	if (&cli_sys_module)
+		cli_sys_module = getenv("FAKE_MODULE_DIR") ? : "";
 }
 
 __attribute__((destructor)) static void fake_check(void)

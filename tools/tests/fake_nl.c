@@ -219,9 +219,10 @@ static void put_owner(struct nlb *b, uint32_t ctx)
 		return;
 	}
 	nlb_u8(b, RDMA_MCM_A_OWNER_KIND, RDMA_MCM_OWNER_USER);
-	nlb_u32(b, RDMA_MCM_A_OWNER_PID, 1000 + ctx);
+	nlb_u32(b, RDMA_MCM_A_OWNER_PID, ctx == 1 && fnl.self_pid ?
+		fnl.self_pid : 1000 + ctx);
 	nlb_u32(b, RDMA_MCM_A_OWNER_UID, ctx % 2 ? 0 : 1000);
-	nlb_str(b, RDMA_MCM_A_OWNER_NAME, "rdma-mcm");
+	nlb_str(b, RDMA_MCM_A_OWNER_NAME, fnl.comm);
 	nlb_u32(b, RDMA_MCM_A_FILE_CTX, 1);
 }
 
@@ -238,9 +239,10 @@ static void put_ctx_common(struct nlb *b, uint32_t ctx)
 	nlb_u32(b, RDMA_MCM_A_CTX_ID, ctx);
 	put_owner(b, ctx);
 	nlb_u32(b, RDMA_MCM_A_NETNS, 4026531840u);
-	nlb_str(b, RDMA_MCM_A_DEV_NAME, ctx % 2 ? "rxe0" : "rxe1");
-	nlb_u32(b, RDMA_MCM_A_PORT, 1);
-	nlb_str(b, RDMA_MCM_A_NETDEV, ctx % 2 ? "veth0" : "veth1");
+	nlb_str(b, RDMA_MCM_A_DEV_NAME, ctx % 2 ? fnl.dev : "rxe1");
+	if (!fnl.no_port_group)
+		nlb_u32(b, RDMA_MCM_A_PORT, 1);
+	nlb_str(b, RDMA_MCM_A_NETDEV, ctx % 2 ? fnl.netdev : "veth1");
 	if (ctx_is_ip6(ctx)) {
 		nlb_u16(b, RDMA_MCM_A_FAMILY, AF_INET6);
 		nlb_put(b, RDMA_MCM_A_SRC, src6, 16);
@@ -305,10 +307,12 @@ void fnl_put_member(struct nlb *b, unsigned int i)
 		memcpy(mgid + 12, g, 4);
 	put_ctx_common(b, ctx);
 	nlb_u32(b, RDMA_MCM_A_HANDLE, fnl_member_handle(i));
-	nlb_put(b, RDMA_MCM_A_GROUP, g, glen);
+	if (!fnl.no_port_group)
+		nlb_put(b, RDMA_MCM_A_GROUP, g, glen);
 	nlb_u32(b, FNL_A_FUTURE, 0xdeadbeef);
 	nlb_put(b, RDMA_MCM_A_PAD, NULL, 0);
-	nlb_u8(b, RDMA_MCM_A_JOIN_TYPE, (uint8_t)(i % 2));
+	nlb_u8(b, RDMA_MCM_A_JOIN_TYPE,
+	       (uint8_t)(i % 2 + (fnl.newer ? 6 : 0)));
 	nlb_u8(b, RDMA_MCM_A_STATE, failed ? RDMA_MCM_NL_ERROR :
 					     RDMA_MCM_NL_JOINED);
 	nlb_u32(b, RDMA_MCM_A_STATUS, failed ? (uint32_t)-ETIMEDOUT : 0);
@@ -381,6 +385,8 @@ void fnl_put_stats(struct nlb *b)
 	nlb_nest(b, RDMA_MCM_A_LIMITS);
 	for (i = 1; i < __RDMA_MCM_LIMIT_MAX; i++)
 		nlb_u32(b, (uint16_t)i, 1000u * (uint32_t)i);
+	for (i = 6; fnl.newer && i < 8; i++)
+		nlb_u32(b, (uint16_t)i, 100u * (uint32_t)i);
 	nlb_nest_end(b);
 	nlb_nest(b, RDMA_MCM_A_USAGE);
 	nlb_u32(b, RDMA_MCM_USAGE_CONTEXTS, fnl.contexts);
@@ -388,12 +394,14 @@ void fnl_put_stats(struct nlb *b)
 	nlb_u32(b, RDMA_MCM_USAGE_CM_IDS, 2);
 	nlb_u32(b, RDMA_MCM_USAGE_FILES, 3);
 	nlb_u32(b, RDMA_MCM_USAGE_USERS, 2);
+	for (i = 6; fnl.newer && i < 8; i++)
+		nlb_u32(b, (uint16_t)i, (uint32_t)i);
 	nlb_nest_end(b);
 	nlb_u64(b, RDMA_MCM_A_EVENTS_LOST, fnl.events_lost);
 	nlb_u32(b, FNL_A_FUTURE, 7);
 	for (i = 0; i < 2; i++) {
 		nlb_nest(b, RDMA_MCM_A_DEVICE);
-		nlb_str(b, RDMA_MCM_A_DEV_NAME, i ? "rxe1" : "rxe0");
+		nlb_str(b, RDMA_MCM_A_DEV_NAME, i ? "rxe1" : fnl.dev);
 		put_counters(b, 10 * (uint64_t)(i + 1));
 		nlb_nest_end(b);
 	}
@@ -424,13 +432,13 @@ void fnl_put_event(struct nlb *b, unsigned int i)
 	    ev == RDMA_MCM_NL_EV_DEVICE_ADDED) {
 		nlb_u16(b, RDMA_MCM_A_FAMILY, AF_INET);
 		nlb_u32(b, RDMA_MCM_A_STATUS, 0);
-		nlb_str(b, RDMA_MCM_A_DEV_NAME, "rxe0");
+		nlb_str(b, RDMA_MCM_A_DEV_NAME, fnl.dev);
 		return;
 	}
 	nlb_u32(b, RDMA_MCM_A_HANDLE, 1);
 	nlb_u16(b, RDMA_MCM_A_FAMILY, AF_INET);
 	nlb_put(b, RDMA_MCM_A_GROUP, g, 4);
-	nlb_u8(b, RDMA_MCM_A_JOIN_TYPE, 0);
+	nlb_u8(b, RDMA_MCM_A_JOIN_TYPE, fnl.newer ? 7 : 0);
 	/* a leave: the state it was left in */
 	nlb_u8(b, RDMA_MCM_A_STATE, ev == RDMA_MCM_NL_EV_JOIN ? 0 :
 				    ev == RDMA_MCM_NL_EV_JOINED ? 1 : 1);
@@ -1134,6 +1142,9 @@ void fake_nl_install(void)
 	fnl.mcgrp_id = FNL_MCGRP;
 	fnl.route_src = htonl(0x0a000001);
 	fnl.route_oif = 2;
+	fnl.comm = "rdma-mcm";
+	fnl.dev = "rxe0";
+	fnl.netdev = "veth0";
 	mcm_nl_io = &fake_nl_io;
 	mcm_nl_io_priv = NULL;
 }
@@ -1164,4 +1175,10 @@ void fake_nl_env(void)
 	fnl.events_lost = env_uint("FAKE_NL_EVENTS_LOST", 0);
 	fnl.unregister_at = env_uint("FAKE_NL_UNREGISTER_AT", 0);
 	fnl.event_delay_us = env_uint("FAKE_NL_EVENT_US", 0);
+	fnl.comm = getenv("FAKE_NL_COMM") ? : fnl.comm;
+	fnl.dev = getenv("FAKE_NL_DEV") ? : fnl.dev;
+	fnl.netdev = getenv("FAKE_NL_NETDEV") ? : fnl.netdev;
+	fnl.self_pid = getenv("FAKE_NL_SELF") ? (uint32_t)getpid() : 0;
+	fnl.newer = !!getenv("FAKE_NL_NEWER");
+	fnl.no_port_group = !!getenv("FAKE_NL_NO_PORT_GROUP");
 }

@@ -67,6 +67,13 @@ struct fake_nl {
 	unsigned int enobufs_at;	/* ENOBUFS after this many (0: never) */
 	unsigned int lost;		/* events that ENOBUFS stands for */
 	uint64_t events_lost;		/* what stats says */
+	const char *comm;		/* the users' command name */
+	const char *dev;		/* the first RDMA device's name */
+	const char *netdev;		/* the first netdev's name */
+	uint32_t self_pid;		/* context 1's owner (0: pid 1001) */
+	int newer;			/* a later module's limits, usage and
+					 * join types: 6 and 7 */
+	int no_port_group;		/* no PORT, no membership's GROUP */
 	unsigned long generated;	/* dump messages built */
 	unsigned long requests;
 	unsigned int sockets;		/* open now */

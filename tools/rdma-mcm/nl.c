@@ -246,6 +246,21 @@ static int nl_open(struct rdma_mcm_nl **nl)
 	return 1;
 }
 
+/*
+ * The kernel's word on the handle's last request that failed (its
+ * extended ack), as "; the kernel says: ..." for an error line, or "".
+ */
+static const char *nl_why(struct rdma_mcm_nl *nl)
+{
+	static char why[320];
+	const char *msg = rdma_mcm_nl_last_error(nl);
+
+	if (!msg)
+		return "";
+	snprintf(why, sizeof(why), "; the kernel says: %s", msg);
+	return why;
+}
+
 static void member_json(const struct rdma_mcm_nl_member *m)
 {
 	struct owner o = { m->present, m->owner_kind, m->owner_pid,
@@ -399,7 +414,8 @@ static int show_members(struct filter *f)
 		return 1;
 	ret = rdma_mcm_nl_dump_members(nl, f->ctx, on_member, f);
 	if (ret < 0)
-		cli_err("dump of memberships: %s", strerror(errno));
+		cli_err("dump of memberships: %s%s", strerror(errno),
+			nl_why(nl));
 	rdma_mcm_nl_close(nl);
 	return ret < 0 ? 1 : 0;
 }
@@ -616,7 +632,7 @@ int cmd_ctx(struct cli *cli, int argc, char **argv)
 		return 1;
 	ret = rdma_mcm_nl_dump_contexts(nl, on_context, &f);
 	if (ret < 0)
-		cli_err("dump of contexts: %s", strerror(errno));
+		cli_err("dump of contexts: %s%s", strerror(errno), nl_why(nl));
 	rdma_mcm_nl_close(nl);
 	return ret < 0 ? 1 : 0;
 }
@@ -704,9 +720,12 @@ int cmd_nl_stats(struct cli *cli, int argc, char **argv)
 		else
 			stats_text(st);
 	} else {
-		cli_err("stats: %s%s", strerror(errno),
-			errno == EPERM ?
-			" (the host's figures need CAP_NET_ADMIN)" : "");
+		int err = errno;
+
+		cli_err("stats: %s%s%s", strerror(err),
+			err == EPERM ?
+			" (the host's figures need CAP_NET_ADMIN)" : "",
+			nl_why(nl));
 	}
 	rdma_mcm_nl_free_stats(st);
 	rdma_mcm_nl_close(nl);

@@ -42,7 +42,9 @@
  * first device's and netdev's names, any bytes), FAKE_NL_SELF (context
  * 1 is this process's), FAKE_NL_NEWER (a later module's limits, usage
  * and join types 6 and 7), FAKE_NL_NO_PORT_GROUP (no PORT attribute, and
- * memberships without GROUP).
+ * memberships without GROUP), FAKE_NL_OLD_POLICY (a module whose dumps
+ * take no attribute: a request with CTX_ID gets EINVAL and the kernel's
+ * "Unknown attribute type" in its extended ack).
  *
  * The module: FAKE_NO_DEV (/dev/rdma_mcm does not open: ENOENT),
  * FAKE_MODULE_DIR (what /sys/module/rdma_mcm is: none without it).

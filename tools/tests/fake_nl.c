@@ -1174,6 +1174,7 @@ void fake_nl_env(void)
 	fnl.lost = env_uint("FAKE_NL_LOST", 2);
 	fnl.events_lost = env_uint("FAKE_NL_EVENTS_LOST", 0);
 	fnl.unregister_at = env_uint("FAKE_NL_UNREGISTER_AT", 0);
+	fnl.old_policy = !!getenv("FAKE_NL_OLD_POLICY");
 	fnl.event_delay_us = env_uint("FAKE_NL_EVENT_US", 0);
 	fnl.comm = getenv("FAKE_NL_COMM") ? : fnl.comm;
 	fnl.dev = getenv("FAKE_NL_DEV") ? : fnl.dev;

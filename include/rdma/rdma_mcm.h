@@ -17,7 +17,7 @@
 #include <rdma/ib_verbs.h>
 
 /* Module version, reported by modinfo and at load time. */
-#define RDMA_MCM_VERSION	"0.5.0"
+#define RDMA_MCM_VERSION	"0.6.0"
 
 /* The most sources one source-specific join takes (rdma_mcm_join_ex()). */
 #define RDMA_MCM_MAX_SOURCES	64

@@ -33,8 +33,17 @@ check "rdma link add rxe1 type rxe netdev veth1" bench_rxe rxe1 veth1
 ok "rxe1 is reported added again" wait_for 10 logged rxe1 added "$mark"
 
 # --- ib_uverbs reloaded after rdma_mcm ------------------------------------
-check "modprobe -r rdma_ucm ib_uverbs (rdma_mcm stays)" modprobe -r rdma_ucm ib_uverbs
-check "modprobe ib_uverbs rdma_ucm, after rdma_mcm" sh -c 'modprobe ib_uverbs && modprobe rdma_ucm'
+# rdma_rxe uses ib_uverbs (as mlx5_ib does): uverbs goes only with it
+uverbs_out() {
+	rdma link delete rxe0 && rdma link delete rxe1 &&
+		modprobe -r rdma_ucm rdma_rxe ib_uverbs
+}
+uverbs_in() {
+	modprobe ib_uverbs && modprobe rdma_rxe && modprobe rdma_ucm &&
+		bench_rxe rxe0 veth0 && bench_rxe rxe1 veth1
+}
+check "rxe0, rxe1 deleted; modprobe -r rdma_ucm rdma_rxe ib_uverbs (rdma_mcm stays)" uverbs_out
+check "modprobe ib_uverbs rdma_rxe rdma_ucm after rdma_mcm; rxe0 and rxe1 again" uverbs_in
 rdma-mcm -b $BENCH_IP1 -t 120 recv 239.20.0.1 > /tmp/ibc-recv.out 2>&1 &
 rpid=$!
 ok "rdma-mcm recv joined 239.20.0.1 with its QP on rxe1" wait_for 30 qp_attached veth1 239.20.0.1

@@ -264,4 +264,4 @@ rdma-mcm show > /dev/null 2> $T/gone.err
 rc=$?
 cat $T/gone.err
 ok "without the module, show exits 1 and asks whether it is loaded" \
-	sh -c "[ $rc -eq 1 ] && grep -q 'module loaded' $T/gone.err"
+	sh -c "[ $rc -eq 1 ] && grep -q 'rdma_mcm module is not loaded' $T/gone.err"

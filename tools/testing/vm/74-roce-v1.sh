@@ -29,7 +29,7 @@ GM=ff1e::74:4		# mckey's
 
 mkdir -p $T
 roce_v1() {
-	mountpoint -q /sys/kernel/config ||
+	grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
 		mount -t configfs none /sys/kernel/config || return 1
 	mkdir -p $CFS && echo "IB/RoCE v1" > $MODE &&
 		[ "$(cat $MODE)" = "IB/RoCE v1" ]

@@ -227,7 +227,7 @@ def cases(nl, family, group):
 def documented(path):
     """the case names and errnos of netlink.rst's "Request errors" table"""
     text = open(path).read()
-    m = re.search(r"^Request errors\n-+\n(.*?)(?=^\S.*\n-+\n|\Z)", text,
+    m = re.search(r"^Request errors\n-+\n(.*?)(?=^\S[^\n]*\n-+\n|\Z)", text,
                   re.M | re.S)
     if not m:
         sys.exit(f"{path}: no \"Request errors\" section")

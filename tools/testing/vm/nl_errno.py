@@ -256,7 +256,8 @@ def main():
             bad += 1
             continue
         send, expect = all_cases[name]
-        if errno.errorcode.get(expect) != want:
+        # by number: EOPNOTSUPP is ENOTSUP on Linux, errorcode names one
+        if getattr(errno, want, None) != expect:
             print(f"not ok {name}: the doc says {want}, the case expects "
                   f"{errno.errorcode.get(expect)}")
             bad += 1
@@ -265,7 +266,8 @@ def main():
             err, text = out[1], ""
         else:
             err, text, _ = nl.answer(out)
-        got = errno.errorcode.get(err, str(err)) if err else "0"
+        got = want if err == getattr(errno, want, None) else \
+            errno.errorcode.get(err, str(err)) if err else "0"
         verdict = "ok" if got == want else "not ok"
         bad += verdict != "ok"
         extra = f' extack "{text}"' if text else ""

@@ -116,7 +116,7 @@ static void mcm_cdev_hook(void *priv, struct rdma_mcm_uevent *uev)
 	WRITE_ONCE(c->block_joined, false);
 	um = container_of(uev, struct rdma_mcm_umember, joined);
 	c->cb_task = current;
-	c->cb_in_work = current_work() != NULL;
+	c->cb_in_work = !!current_work();
 	complete(&c->cb_entered);
 	wait_for_completion(&c->cb_release);
 	/* KASAN reports a freed one; the live counters tell without it */

@@ -962,7 +962,7 @@ void mcm_fake_resume(struct mcm_fake *fake)
  * rdma_cm's are behind a running handler. A state, not a time: the bound
  * only keeps a broken build from hanging.
  *
- * Return: true once @n calls wait; false (the test fails) after 10 s.
+ * Return: true once @n calls wait; false (the test fails) after 10 to 20 s.
  */
 bool mcm_fake_wait_lock_waiters(struct mcm_fake *fake, int n)
 {
@@ -971,6 +971,6 @@ bool mcm_fake_wait_lock_waiters(struct mcm_fake *fake, int n)
 	for (i = 0; i < 20000 && atomic_read(&fake->lock_waiters) < n; i++)
 		usleep_range(500, 1000);
 	KUNIT_EXPECT_GE_MSG(fake->test, atomic_read(&fake->lock_waiters), n,
-			    "no rdma_cm call came to wait for the handler");
+			    "no call came to wait behind the handler");
 	return atomic_read(&fake->lock_waiters) >= n;
 }

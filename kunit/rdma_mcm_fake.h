@@ -15,6 +15,9 @@
  *    DEVICE_REMOVAL to every id still on it and waits until each is
  *    destroyed; also from another thread, started at any point of a call;
  *  - pause inside a call until the test lets it go;
+ *  - tell when another thread's leave, destroy, IGMP/MLD leave or socket
+ *    close waits behind a handler that a test holds in flight (inside a
+ *    callback of rdma_mcm's), as rdma_cm's calls wait for a running one;
  *  - keep rdma_cm's UDP port space: a second id bound to an address and a
  *    non-zero port fails with -EADDRINUSE;
  *  - map IPv6 groups to MGIDs as rdma_cm does on InfiniBand (only the

@@ -163,6 +163,34 @@ static int rdma_mcm_cdev_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
+#if IS_ENABLED(CONFIG_RDMA_MCM_KUNIT_TEST)
+/**
+ * rdma_mcm_cdev_kunit_open() - open a file of /dev/rdma_mcm for KUnit
+ * @filp: a zeroed struct file of the test's; rdma_mcm_cdev_fops.release
+ *	closes it
+ * @kunit: the backend of the file's contexts and the test's callback
+ *	hook, copied into the file before any context can exist
+ *
+ * As open(2) of the device, but the file's contexts use @kunit->backend
+ * (a fake) instead of rdma_cm.
+ *
+ * Return: 0, or open's errno.
+ */
+int rdma_mcm_cdev_kunit_open(struct file *filp,
+			     const struct rdma_mcm_ufile_kunit *kunit)
+{
+	struct rdma_mcm_ufile *file;
+	int ret;
+
+	ret = rdma_mcm_cdev_open(NULL, filp);
+	if (ret)
+		return ret;
+	file = filp->private_data;
+	file->kunit = *kunit;
+	return 0;
+}
+#endif
+
 const struct file_operations rdma_mcm_cdev_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rdma_mcm_cdev_open,

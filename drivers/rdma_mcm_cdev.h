@@ -30,6 +30,7 @@
 #include "rdma_mcm_internal.h"
 
 struct rdma_mcm_user;
+struct rdma_mcm_uevent;
 
 /* The event types this kernel knows */
 #define RDMA_MCM_EVENTS_KNOWN	(RDMA_MCM_EVENTS_DEFAULT | \
@@ -37,6 +38,23 @@ struct rdma_mcm_user;
 				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING) | \
 				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINED) | \
 				 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
+
+#if IS_ENABLED(CONFIG_RDMA_MCM_KUNIT_TEST)
+/**
+ * struct rdma_mcm_ufile_kunit - what a KUnit test sets in a file it opens
+ *	(rdma_mcm_cdev_kunit_open())
+ * @backend: the backend of the file's contexts (NULL: the real one)
+ * @callback: called at the end of each of the file's manager callbacks,
+ *	after the event @uev stands for was queued (or filtered out), with no
+ *	lock held: it may block, to hold the callback in flight; or NULL
+ * @priv: passed to @callback
+ */
+struct rdma_mcm_ufile_kunit {
+	const struct rdma_mcm_backend *backend;
+	void (*callback)(void *priv, struct rdma_mcm_uevent *uev);
+	void *priv;
+};
+#endif
 
 /**
  * struct rdma_mcm_ufile - one open file of /dev/rdma_mcm
@@ -53,6 +71,7 @@ struct rdma_mcm_user;
  * @poll_wait: woken when an event is queued
  * @event_mask: the event types this file reads (RDMA_MCM_EVENT_BIT())
  * @event_size: the size of each event read() returns
+ * @kunit: a KUnit test's backend and hook (KUnit builds only)
  */
 struct rdma_mcm_ufile {
 	struct mutex mutex;	/* see above */
@@ -68,7 +87,31 @@ struct rdma_mcm_ufile {
 	wait_queue_head_t poll_wait;
 	u64 event_mask;
 	u32 event_size;
+#if IS_ENABLED(CONFIG_RDMA_MCM_KUNIT_TEST)
+	struct rdma_mcm_ufile_kunit kunit;
+#endif
 };
+
+/* The backend of a file's contexts: rdma_cm's, or a KUnit test's */
+static inline const struct rdma_mcm_backend *
+rdma_mcm_ufile_backend(const struct rdma_mcm_ufile *file)
+{
+#if IS_ENABLED(CONFIG_RDMA_MCM_KUNIT_TEST)
+	if (file->kunit.backend)
+		return file->kunit.backend;
+#endif
+	return &rdma_mcm_rdma_cm_backend;
+}
+
+/* A callback of the file is done with @uev: a KUnit test's hook, if any */
+static inline void rdma_mcm_ufile_kunit_hook(struct rdma_mcm_ufile *file,
+					     struct rdma_mcm_uevent *uev)
+{
+#if IS_ENABLED(CONFIG_RDMA_MCM_KUNIT_TEST)
+	if (file->kunit.callback)
+		file->kunit.callback(file->kunit.priv, uev);
+#endif
+}
 
 /**
  * struct rdma_mcm_uevent - a place on the file's event queue
@@ -172,6 +215,10 @@ struct rdma_mcm_uctx *rdma_mcm_uctx_alloc(void);
 void rdma_mcm_uctx_free(struct rdma_mcm_uctx *uctx);
 struct rdma_mcm_umember *rdma_mcm_umember_alloc(void);
 void rdma_mcm_umember_free(struct rdma_mcm_umember *um);
+#if IS_ENABLED(CONFIG_RDMA_MCM_KUNIT_TEST)
+int rdma_mcm_cdev_kunit_open(struct file *filp,
+			     const struct rdma_mcm_ufile_kunit *kunit);
+#endif
 
 /* rdma_mcm_cdev_events.c */
 extern const struct rdma_mcm_ops rdma_mcm_ufile_ops;

@@ -161,7 +161,7 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 	/* its callbacks only queue events: JOINED may skip the work */
 	uctx->ctx = rdma_mcm_open_backend(file->net, (struct sockaddr *)&src,
 					  &rdma_mcm_ufile_ops, uctx,
-					  &rdma_mcm_rdma_cm_backend,
+					  rdma_mcm_ufile_backend(file),
 					  rdma_mcm_ctx_flags(arg->flags) |
 					  RDMA_MCM_OPEN_DIRECT |
 					  RDMA_MCM_OPEN_USER);

@@ -156,6 +156,7 @@ static void rdma_mcm_ufile_joined_as(void *priv,
 	rdma_mcm_queue_event(file, rejoined ? &um->rejoined : &um->joined);
 	spin_unlock(&file->ev_lock);
 	wake_up_interruptible(&file->poll_wait);
+	rdma_mcm_ufile_kunit_hook(file, rejoined ? &um->rejoined : &um->joined);
 }
 
 static void rdma_mcm_ufile_joined(void *priv,
@@ -183,6 +184,7 @@ static void rdma_mcm_ufile_rejoining(void *priv, u32 handle, void *context,
 	rdma_mcm_queue_event(file, &um->rejoining);
 	spin_unlock(&file->ev_lock);
 	wake_up_interruptible(&file->poll_wait);
+	rdma_mcm_ufile_kunit_hook(file, &um->rejoining);
 }
 
 static void rdma_mcm_ufile_error(void *priv, u32 handle, void *context,
@@ -198,6 +200,7 @@ static void rdma_mcm_ufile_error(void *priv, u32 handle, void *context,
 	rdma_mcm_queue_event(file, &um->error);
 	spin_unlock(&file->ev_lock);
 	wake_up_interruptible(&file->poll_wait);
+	rdma_mcm_ufile_kunit_hook(file, &um->error);
 }
 
 /*
@@ -213,6 +216,7 @@ static void rdma_mcm_ufile_device_removed(void *priv)
 	rdma_mcm_queue_event(file, &uctx->removed);
 	spin_unlock(&file->ev_lock);
 	wake_up_interruptible(&file->poll_wait);
+	rdma_mcm_ufile_kunit_hook(file, &uctx->removed);
 }
 
 /* A healing context has a device again: the application builds anew. */
@@ -230,6 +234,7 @@ static void rdma_mcm_ufile_device_added(void *priv)
 	rdma_mcm_queue_event(file, &uctx->added);
 	spin_unlock(&file->ev_lock);
 	wake_up_interruptible(&file->poll_wait);
+	rdma_mcm_ufile_kunit_hook(file, &uctx->added);
 }
 
 const struct rdma_mcm_ops rdma_mcm_ufile_ops = {

@@ -4,6 +4,7 @@
  * its IP side is rdma_mcm_fake_ip.c.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/jhash.h>
@@ -326,6 +327,17 @@ static int fake_bind_addr(const struct rdma_mcm_backend *be,
 	return ret;
 }
 
+/*
+ * The lock as a call that a running event handler can hold up takes it,
+ * counted while it waits (mcm_fake_wait_lock_waiters()).
+ */
+void mcm_fake_lock_waiting(struct mcm_fake *fake)
+{
+	atomic_inc(&fake->lock_waiters);
+	mutex_lock(&fake->lock);
+	atomic_dec(&fake->lock_waiters);
+}
+
 static void fake_destroy_id(const struct rdma_mcm_backend *be,
 			    struct rdma_cm_id *id)
 {
@@ -333,7 +345,7 @@ static void fake_destroy_id(const struct rdma_mcm_backend *be,
 	struct mcm_fake_id *fid = to_fid(id);
 	struct mcm_fake_join *join;
 
-	mutex_lock(&fake->lock);
+	mcm_fake_lock_waiting(fake);
 	fake->seq++;
 	fake->destroys++;
 	KUNIT_EXPECT_FALSE(fake->test, fid->destroyed);
@@ -425,7 +437,7 @@ static void fake_leave(const struct rdma_mcm_backend *be,
 	struct mcm_fake *fake = to_fake(be);
 	struct mcm_fake_join *join;
 
-	mutex_lock(&fake->lock);
+	mcm_fake_lock_waiting(fake);
 	fake->seq++;
 	fake->leaves++;
 	KUNIT_EXPECT_FALSE(fake->test, to_fid(id)->destroyed);
@@ -937,4 +949,28 @@ void mcm_fake_add_device(struct mcm_fake *fake, int idx)
 void mcm_fake_resume(struct mcm_fake *fake)
 {
 	complete(&fake->resume);
+}
+
+/**
+ * mcm_fake_wait_lock_waiters() - wait until calls wait for the handler lock
+ * @fake: the fake
+ * @n: how many calls that leave (rdma_leave_multicast(), rdma_destroy_id(),
+ *	an IGMP/MLD leave or a socket's close)
+ *
+ * For a test that holds an event handler in flight (inside a callback of
+ * rdma_mcm's) and wants another thread's call to be blocked behind it, as
+ * rdma_cm's are behind a running handler. A state, not a time: the bound
+ * only keeps a broken build from hanging.
+ *
+ * Return: true once @n calls wait; false (the test fails) after 10 to 20 s.
+ */
+bool mcm_fake_wait_lock_waiters(struct mcm_fake *fake, int n)
+{
+	int i;
+
+	for (i = 0; i < 20000 && atomic_read(&fake->lock_waiters) < n; i++)
+		usleep_range(500, 1000);
+	KUNIT_EXPECT_GE_MSG(fake->test, atomic_read(&fake->lock_waiters), n,
+			    "no call came to wait behind the handler");
+	return atomic_read(&fake->lock_waiters) >= n;
 }

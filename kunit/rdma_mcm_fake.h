@@ -15,6 +15,9 @@
  *    DEVICE_REMOVAL to every id still on it and waits until each is
  *    destroyed; also from another thread, started at any point of a call;
  *  - pause inside a call until the test lets it go;
+ *  - tell when another thread's leave, destroy, IGMP/MLD leave or socket
+ *    close waits behind a handler that a test holds in flight (inside a
+ *    callback of rdma_mcm's), as rdma_cm's calls wait for a running one;
  *  - keep rdma_cm's UDP port space: a second id bound to an address and a
  *    non-zero port fails with -EADDRINUSE;
  *  - map IPv6 groups to MGIDs as rdma_cm does on InfiniBand (only the
@@ -169,6 +172,8 @@ struct mcm_fake {
 	struct rdma_mcm_backend be;
 	struct kunit *test;
 	struct mutex lock;	/* the fake's handler_mutex */
+	/* leaves, destroys, closes waiting for @lock (an event handler's) */
+	atomic_t lock_waiters;
 	struct list_head ids;
 	struct list_head joins;
 	/* the joins by id and group: a leave finds its own in O(1) */
@@ -261,6 +266,7 @@ static inline struct mcm_fake_id *to_fid(struct rdma_cm_id *id)
 
 int mcm_fake_dev_idx(struct mcm_fake *fake, struct ib_device *dev);
 bool mcm_fake_is_ib(struct mcm_fake *fake, struct ib_device *dev);
+void mcm_fake_lock_waiting(struct mcm_fake *fake);
 void mcm_fake_inject(struct mcm_fake *fake, enum mcm_fake_at at,
 		     struct mcm_fake_id *fid, struct mcm_fake_join *join);
 void mcm_fake_ip_init(struct mcm_fake *fake);
@@ -282,6 +288,7 @@ void mcm_fake_remove_device_async(struct mcm_fake *fake, int idx);
 void mcm_fake_remove_wait(struct mcm_fake *fake);
 void mcm_fake_add_device(struct mcm_fake *fake, int idx);
 void mcm_fake_resume(struct mcm_fake *fake);
+bool mcm_fake_wait_lock_waiters(struct mcm_fake *fake, int n);
 int mcm_fake_live_ids_on(struct mcm_fake *fake, int idx);
 void mcm_fake_mgid(bool ib, const struct sockaddr *addr, union ib_gid *mgid);
 void mcm_fake_record_joins(struct mcm_fake *fake, unsigned int max);

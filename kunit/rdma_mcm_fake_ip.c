@@ -170,7 +170,7 @@ static void fake_ip_close(const struct rdma_mcm_backend *be, void *sock)
 	struct mcm_fake *fake = to_fake(be);
 	struct mcm_fake_sock *fs = fake_to_sock(sock);
 
-	mutex_lock(&fake->lock);
+	mcm_fake_lock_waiting(fake);
 	fake->seq++;
 	KUNIT_EXPECT_FALSE(fake->test, fs->closed);
 	KUNIT_EXPECT_EQ_MSG(fake->test, fs->nr_groups, 0,
@@ -261,7 +261,7 @@ static void fake_ip_leave(const struct rdma_mcm_backend *be, void *sock,
 	struct mcm_fake_sock *fs = fake_to_sock(sock);
 	struct mcm_fake_sockgroup *sg;
 
-	mutex_lock(&fake->lock);
+	mcm_fake_lock_waiting(fake);
 	fake->seq++;
 	fake->ip_leaves++;
 	sg = fake_sock_group(fs, ifindex, group);

@@ -79,6 +79,7 @@ struct mcm_rec {
 struct mcm_test {
 	struct mcm_fake *fake;
 	struct mcm_rec rec;
+	void *suite;	/* a suite's own state, for its init and exit */
 };
 
 extern const struct rdma_mcm_ops mcm_rec_ops;

@@ -88,14 +88,15 @@ static DEFINE_XARRAY_FLAGS(rdma_mcm_ctxs, XA_FLAGS_ALLOC1);
  * true, called under rdma_mcm_dev_lock (held by the caller, who takes a
  * reference if it needs one before letting go); *@idx is set to its
  * index. Every RDMA_MCM_WALK_BATCH contexts passed over, the lock is let
- * go of for a moment (and the CPU, where the walker may sleep): a context
+ * go of for a moment, and the CPU (every walker may sleep): a context
  * registered meanwhile below *@idx is not seen, one freed meanwhile is no
  * longer in the registry. NULL when there is none.
  */
 static struct rdma_mcm_ctx *
-rdma_mcm_registry_find(unsigned long *idx, unsigned long last, bool may_sleep,
+rdma_mcm_registry_find(unsigned long *idx, unsigned long last,
 		       bool (*fn)(struct rdma_mcm_ctx *ctx, void *arg),
 		       void *arg)
+	__must_hold(&rdma_mcm_dev_lock)
 {
 	struct rdma_mcm_ctx *ctx;
 	unsigned int n = 0;
@@ -108,8 +109,7 @@ rdma_mcm_registry_find(unsigned long *idx, unsigned long last, bool may_sleep,
 		if (++n % RDMA_MCM_WALK_BATCH)
 			continue;
 		spin_unlock(&rdma_mcm_dev_lock);
-		if (may_sleep)
-			cond_resched();
+		cond_resched();
 		spin_lock(&rdma_mcm_dev_lock);
 	}
 	return NULL;
@@ -245,10 +245,9 @@ void rdma_mcm_dev_remove(struct ib_device *device)
 	if (dev)
 		dev->removing = true;
 	r.seq = ++rdma_mcm_removals;
-	rdma_mcm_registry_find(&idx, ULONG_MAX, true, rdma_mcm_removal_mark,
-			       &r);
+	rdma_mcm_registry_find(&idx, ULONG_MAX, rdma_mcm_removal_mark, &r);
 	idx = 0;
-	while ((ctx = rdma_mcm_registry_find(&idx, ULONG_MAX, true,
+	while ((ctx = rdma_mcm_registry_find(&idx, ULONG_MAX,
 					     rdma_mcm_removal_marked, &r))) {
 		spin_unlock(&rdma_mcm_dev_lock);
 		rdma_mcm_ctx_wait_device_lost(ctx);
@@ -414,7 +413,7 @@ void rdma_mcm_dev_changed(struct ib_device *device, u32 port_num,
 	unsigned long idx = 0;
 
 	spin_lock(&rdma_mcm_dev_lock);
-	rdma_mcm_registry_find(&idx, ULONG_MAX, true, rdma_mcm_change_kick, &c);
+	rdma_mcm_registry_find(&idx, ULONG_MAX, rdma_mcm_change_kick, &c);
 	spin_unlock(&rdma_mcm_dev_lock);
 }
 
@@ -494,8 +493,7 @@ rdma_mcm_registry_get(u32 from, u32 last,
 
 	might_sleep();
 	spin_lock(&rdma_mcm_dev_lock);
-	ctx = rdma_mcm_registry_find(&idx, last, true, rdma_mcm_registry_take,
-				     &m);
+	ctx = rdma_mcm_registry_find(&idx, last, rdma_mcm_registry_take, &m);
 	rdma_mcm_dev_name_locked(ctx ? ctx->device : NULL, name, len);
 	*port_num = ctx && ctx->device ? ctx->port_num : 0;
 	spin_unlock(&rdma_mcm_dev_lock);

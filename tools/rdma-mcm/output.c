@@ -302,7 +302,7 @@ static const char *joined_by(const struct rdma_mcm_member *mb)
  * which the schema keeps (its keys only grow)
  */
 static void list_json(struct cli *cli, const struct rdma_mcm_member *mb,
-			const char *group, const char *mgid, double age)
+		      const char *group, const char *mgid, double age)
 {
 	const char *type = join_type_name((uint32_t)mb->join_flags);
 	struct rec r;

@@ -284,9 +284,9 @@ static void size_line(const char *fn, const char *name, size_t size)
 	printf("%s %s:%u\n", fn, name, (unsigned int)size);
 }
 
-#define END_SIZE(type, reserved)					\
-	(unsigned int)offsetof(struct type, reserved),			\
-	(unsigned int)sizeof(struct type)
+/* where a struct's reserved tail begins, and its size */
+#define END_OF(type, reserved)	((unsigned int)offsetof(struct type, reserved))
+#define SIZE_OF(type)		((unsigned int)sizeof(struct type))
 
 static void print_layouts(void)
 {
@@ -302,23 +302,29 @@ static void print_layouts(void)
 	size_line("rdma_mcm_join_sync", "event", sizeof(struct rdma_mcm_event));
 #ifdef RDMA_MCM_NL_NAME_LEN
 	printf("rdma_mcm_nl_dump_members nl_member:%u/%u\n",
-	       END_SIZE(rdma_mcm_nl_member, reserved));
+	       END_OF(rdma_mcm_nl_member, reserved),
+	       SIZE_OF(rdma_mcm_nl_member));
 	printf("rdma_mcm_nl_read_event nl_notice:%u/%u nl_member:%u/%u\n",
-	       END_SIZE(rdma_mcm_nl_notice, reserved),
-	       END_SIZE(rdma_mcm_nl_member, reserved));
-	printf("rdma_mcm_nl_dump_contexts nl_context:%u/%u "
-	       "nl_counters:%u\n", END_SIZE(rdma_mcm_nl_context, reserved),
+	       END_OF(rdma_mcm_nl_notice, reserved),
+	       SIZE_OF(rdma_mcm_nl_notice),
+	       END_OF(rdma_mcm_nl_member, reserved),
+	       SIZE_OF(rdma_mcm_nl_member));
+	printf("rdma_mcm_nl_dump_contexts nl_context:%u/%u nl_counters:%u\n",
+	       END_OF(rdma_mcm_nl_context, reserved),
+	       SIZE_OF(rdma_mcm_nl_context),
 	       (unsigned int)sizeof(struct rdma_mcm_nl_counters));
 	printf("rdma_mcm_nl_get_stats nl_stats:%u/%u nl_device:%u/%u\n",
-	       END_SIZE(rdma_mcm_nl_stats, reserved),
-	       END_SIZE(rdma_mcm_nl_device, reserved));
+	       END_OF(rdma_mcm_nl_stats, reserved),
+	       SIZE_OF(rdma_mcm_nl_stats),
+	       END_OF(rdma_mcm_nl_device, reserved),
+	       SIZE_OF(rdma_mcm_nl_device));
 #endif
 }
 
 /* The functions of --layout, bound whether or not they are called */
 typedef void (*any_fn)(void);
 
-static any_fn volatile const bound[] = {
+static const any_fn bound[] __attribute__((used)) = {
 	(any_fn)rdma_mcm_query, (any_fn)rdma_mcm_list,
 	(any_fn)rdma_mcm_join_batch, (any_fn)rdma_mcm_leave_batch,
 	(any_fn)rdma_mcm_get_event, (any_fn)rdma_mcm_wait_event,

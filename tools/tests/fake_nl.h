@@ -71,8 +71,7 @@ struct fake_nl {
 	const char *dev;		/* the first RDMA device's name */
 	const char *netdev;		/* the first netdev's name */
 	uint32_t self_pid;		/* context 1's owner (0: pid 1001) */
-	int newer;			/* a later module's limits, usage and
-					 * join types: 6 and 7 */
+	int newer;			/* a later module: limits, usage, types 6, 7 */
 	int no_port_group;		/* no PORT, no membership's GROUP */
 	unsigned long generated;	/* dump messages built */
 	unsigned long requests;
@@ -81,8 +80,7 @@ struct fake_nl {
 	int recv_eintr;			/* the next recv fails with EINTR */
 	int no_ext_ack;			/* a kernel before NETLINK_EXT_ACK */
 	int no_cap_ack;			/* one before NETLINK_CAP_ACK */
-	int old_policy;			/* dumps take no attribute (a module
-					 * before the ctx filter) */
+	int old_policy;			/* dumps take no attribute */
 	int32_t error_value;		/* the answer to the next request */
 	int32_t done_error;		/* a dump's NLMSG_DONE says this */
 	unsigned int unregister_at;	/* the family goes at this event */

@@ -171,9 +171,10 @@ void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
  * address (or route) still leads there: if not, it loses the device.
  *
  * Context: the context's rejoin work, @ctx->mutex held.
- * Return: 0, or the error of a healing context's failed search for a
- * device (the caller tries again later: what made it fail, a route or
- * memory, need not come back with an RDMA event).
+ * Return: 0, or the error of a look that failed for a reason that may
+ * pass: a healing context's search for a device, or a check that could
+ * not tell (memory, no route for the moment). The caller tries again
+ * later: what made it fail need not come back with an RDMA event.
  */
 int rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 {
@@ -186,8 +187,9 @@ int rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx)
 		return 0;
 	if (ctx->device && !ctx->device_lost) {
 		ret = rdma_mcm_slot_probe(ctx);
-		if (ret == -ENODEV || ret == -EADDRNOTAVAIL)
-			rdma_mcm_ctx_lose_device(ctx);
+		if (ret != -ENODEV && ret != -EADDRNOTAVAIL)
+			return ret;
+		rdma_mcm_ctx_lose_device(ctx);
 		return 0;
 	}
 	/* only once the lost device's ids are gone (the work destroys them) */

@@ -14,7 +14,7 @@
  * The registry of every open context lives here too: an xarray indexed by
  * the context's id, each context recording its device under
  * rdma_mcm_dev_lock. A walk of it lets go of the lock every
- * RDMA_MCM_WALK_BATCH contexts and resumes from the index it reached, so
+ * rdma_mcm_walk_batch contexts and resumes from the index it reached, so
  * that no walk keeps preemption off for more than a batch, however many
  * contexts the host has.
  *
@@ -73,7 +73,7 @@ struct rdma_mcm_dev {
 #define RDMA_MCM_GONE_MAX	16
 
 /* Contexts a registry walk passes under rdma_mcm_dev_lock at a time */
-#define RDMA_MCM_WALK_BATCH	64
+unsigned int rdma_mcm_walk_batch = 64;
 
 static DEFINE_SPINLOCK(rdma_mcm_dev_lock);	/* the lists, ctx->device */
 static LIST_HEAD(rdma_mcm_devs);
@@ -87,7 +87,7 @@ static DEFINE_XARRAY_FLAGS(rdma_mcm_ctxs, XA_FLAGS_ALLOC1);
  * The next registered context from *@idx to @last on which @fn returns
  * true, called under rdma_mcm_dev_lock (held by the caller, who takes a
  * reference if it needs one before letting go); *@idx is set to its
- * index. Every RDMA_MCM_WALK_BATCH contexts passed over, the lock is let
+ * index. Every rdma_mcm_walk_batch contexts passed over, the lock is let
  * go of for a moment, and the CPU (every walker may sleep): a context
  * registered meanwhile below *@idx is not seen, one freed meanwhile is no
  * longer in the registry. NULL when there is none.
@@ -106,8 +106,9 @@ rdma_mcm_registry_find(unsigned long *idx, unsigned long last,
 	     ctx = xa_find_after(&rdma_mcm_ctxs, idx, last, XA_PRESENT)) {
 		if (fn(ctx, arg))
 			return ctx;
-		if (++n % RDMA_MCM_WALK_BATCH)
+		if (++n < READ_ONCE(rdma_mcm_walk_batch))
 			continue;
+		n = 0;
 		spin_unlock(&rdma_mcm_dev_lock);
 		cond_resched();
 		spin_lock(&rdma_mcm_dev_lock);
@@ -310,7 +311,7 @@ bool rdma_mcm_dev_removing(struct ib_device *device)
  * than one with a single membership, and none waits for another's
  * backlog.
  *
- * Context: any context but hard interrupt; does not sleep.
+ * Context: process context (the rejoin work); does not sleep.
  * Return: when the rejoin may go (@now_ms or later); @now_ms when
  * rejoin_rate is 0 (no limit) or rdma_mcm does not know @device.
  */
@@ -401,8 +402,11 @@ static bool rdma_mcm_change_kick(struct rdma_mcm_ctx *ctx, void *arg)
  * meanwhile (a context leaves the registry under it before it is freed,
  * and its free cancels the work kicked here).
  *
- * Context: process context (ib_core's event handlers run in a work); may
- * sleep, briefly (the walk lets other tasks run between its batches).
+ * Context: process context: ib_core's port and SM events come from its
+ * workqueue, a GID change from ib_cache_gid_add() or _del() under the GID
+ * table's mutex (and at times the RTNL), a device added from the
+ * ib_client's ->add(). May sleep, briefly: the walk of every context lets
+ * other tasks run between its batches.
  */
 void rdma_mcm_dev_changed(struct ib_device *device, u32 port_num,
 			  enum rdma_mcm_dev_change what)

@@ -35,12 +35,12 @@
  *
  * The same work looks for a device when rdma_mcm_device.c says one
  * appeared or changed (a context without one), or checks that the
- * context's address still leads to its device (one with a device): at
- * most once in RDMA_MCM_LOOK_MIN_MS, however many GID changes come (an
+ * context's address still leads to its device (one with a device): for a
+ * GID change at most once in RDMA_MCM_LOOK_MIN_MS, however many come (an
  * unprivileged user can make them with the addresses of a macvlan). A
- * search that failed is tried again with the backoff above, since what
- * made it fail (no route for a route context, memory, rdma_cm's port
- * space) may come back without any RDMA event to say so.
+ * search or a check that failed is tried again with the backoff above,
+ * since what made it fail (no route for a route context, memory, rdma_cm's
+ * port space) may come back without any RDMA event to say so.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -324,7 +324,7 @@ static u64 rdma_mcm_look_earliest(struct rdma_mcm_ctx *ctx)
 	return ctx->look_ms + RDMA_MCM_LOOK_MIN_MS;
 }
 
-/* Look for (or check) the device now; a failed search is owed again. */
+/* Look for (or check) the device now; a look that failed is owed again. */
 static void rdma_mcm_look(struct rdma_mcm_ctx *ctx, u64 now)
 {
 	int ret;
@@ -332,13 +332,13 @@ static void rdma_mcm_look(struct rdma_mcm_ctx *ctx, u64 now)
 	ctx->look_ms = now;
 	ret = rdma_mcm_look_for_device(ctx);
 	if (!ret) {
-		ctx->search_backoff_ms = 0;
-		ctx->search_due_ms = 0;
+		ctx->retry_backoff_ms = 0;
+		ctx->retry_due_ms = 0;
 		return;
 	}
-	ctx->search_backoff_ms = rdma_mcm_backoff_next(ctx->search_backoff_ms);
-	ctx->search_due_ms = rdma_mcm_backoff_due(ctx->be, now,
-						  ctx->search_backoff_ms);
+	ctx->retry_backoff_ms = rdma_mcm_backoff_next(ctx->retry_backoff_ms);
+	ctx->retry_due_ms = rdma_mcm_backoff_due(ctx->be, now,
+						  ctx->retry_backoff_ms);
 }
 
 /* The earliest of @a and @b, where 0 is "none". */
@@ -350,11 +350,11 @@ static u64 rdma_mcm_earliest(u64 a, u64 b)
 /*
  * When the run owes its next look or port event, 0 for never: a look
  * asked for, or a port event, at once; a GID change's check at the end
- * of the rate limit's interval; a failed search's next try.
+ * of the rate limit's interval; a failed look's next try.
  */
 static u64 rdma_mcm_owed(struct rdma_mcm_ctx *ctx, u64 now)
 {
-	u64 owed = ctx->search_due_ms;
+	u64 owed = ctx->retry_due_ms;
 
 	spin_lock_bh(&ctx->lock);
 	if (ctx->gid_changed)
@@ -372,7 +372,7 @@ static u64 rdma_mcm_owed(struct rdma_mcm_ctx *ctx, u64 now)
  *
  * Looks for a device first when asked to (a device appeared, the
  * context's ids are gone; a GID table changed and the last look is
- * RDMA_MCM_LOOK_MIN_MS old; a failed search is due again); then joins
+ * RDMA_MCM_LOOK_MIN_MS old; a failed look is due again); then joins
  * again the waiting memberships that are due, and arms itself for the
  * next of all of these. The context's rejoin work runs it; KUnit calls it
  * with the fake backend's clock.
@@ -397,7 +397,7 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	spin_lock_bh(&ctx->lock);
 	look = ctx->look_for_device ||
 	       (ctx->gid_changed && now >= rdma_mcm_look_earliest(ctx)) ||
-	       (ctx->search_due_ms && now >= ctx->search_due_ms);
+	       (ctx->retry_due_ms && now >= ctx->retry_due_ms);
 	if (look) {
 		ctx->look_for_device = false;
 		ctx->gid_changed = false;
@@ -406,8 +406,11 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	ctx->rejoin_now = false;
 	spin_unlock_bh(&ctx->lock);
 
-	if (look)
+	if (look) {
 		rdma_mcm_look(ctx, now);
+		/* a route context's look may have waited for its route */
+		now = ctx->be->now_ms(ctx->be);
+	}
 	if (now_all) {
 		/* the port came back: no one waits for a backoff any more */
 		list_for_each_entry(mb, &ctx->waiting, wait_node)

@@ -32,19 +32,25 @@
  * struct rdma_mcm_ibdev - a device of the ib_client
  * @node: entry in rdma_mcm_ibdevs
  * @device: the device
- * @client: the client whose ->remove() removes it (the other one's does
- *	nothing)
+ * @clients: the clients whose ->add() saw it and whose ->remove() has not
+ *	(bit 0, bit 1: rdma_mcm_ib_clients[0], [1])
  * @handler: its event handler
+ *
+ * A device goes only with the last of its clients: while the other
+ * still has it, a ->remove() leaves it to that one (the first client's,
+ * once the second took over; the second's, when its registration failed
+ * half-way and ib_core takes it back from the devices it saw).
  */
 struct rdma_mcm_ibdev {
 	struct list_head node;
 	struct ib_device *device;
-	struct ib_client *client;
+	unsigned int clients;
 	struct ib_event_handler handler;
 };
 
-/* rdma_mcm_ibdevs, rdma_mcm_client: ib_core calls the clients' ops in
- * process context, for one device at a time per client
+/*
+ * rdma_mcm_ibdevs. ib_core calls the clients' ops in process context, for
+ * several devices at once but one call at a time for one device.
  */
 static DEFINE_MUTEX(rdma_mcm_ibdevs_lock);
 static LIST_HEAD(rdma_mcm_ibdevs);
@@ -86,6 +92,14 @@ static void rdma_mcm_ib_event(struct ib_event_handler *handler,
 }
 
 /* ->add() of @client: a new device, or one the other client had */
+static struct ib_client rdma_mcm_ib_clients[2];
+
+/* @client's bit in &rdma_mcm_ibdev.clients */
+static unsigned int rdma_mcm_ib_bit(struct ib_client *client)
+{
+	return BIT(client - rdma_mcm_ib_clients);
+}
+
 static int rdma_mcm_ib_add(struct ib_client *client, struct ib_device *device)
 {
 	struct rdma_mcm_ibdev *d;
@@ -94,7 +108,8 @@ static int rdma_mcm_ib_add(struct ib_client *client, struct ib_device *device)
 	mutex_lock(&rdma_mcm_ibdevs_lock);
 	d = rdma_mcm_ibdev_find(device);
 	if (d) {
-		d->client = client;	/* taken over: see the top */
+		/* taken over: see the top */
+		d->clients |= rdma_mcm_ib_bit(client);
 		mutex_unlock(&rdma_mcm_ibdevs_lock);
 		return 0;
 	}
@@ -109,7 +124,7 @@ static int rdma_mcm_ib_add(struct ib_client *client, struct ib_device *device)
 		return ret;
 	}
 	d->device = device;
-	d->client = client;
+	d->clients = rdma_mcm_ib_bit(client);
 	INIT_IB_EVENT_HANDLER(&d->handler, device, rdma_mcm_ib_event);
 	ib_register_event_handler(&d->handler);
 	mutex_lock(&rdma_mcm_ibdevs_lock);
@@ -128,10 +143,13 @@ static void rdma_mcm_ib_remove(struct ib_client *client,
 
 	mutex_lock(&rdma_mcm_ibdevs_lock);
 	d = rdma_mcm_ibdev_find(device);
-	if (d && d->client == client)
-		list_del(&d->node);
-	else
-		d = NULL;
+	if (d) {
+		d->clients &= ~rdma_mcm_ib_bit(client);
+		if (d->clients)
+			d = NULL;	/* the other client has it still */
+		else
+			list_del(&d->node);
+	}
 	mutex_unlock(&rdma_mcm_ibdevs_lock);
 	if (!d)
 		return;
@@ -139,8 +157,6 @@ static void rdma_mcm_ib_remove(struct ib_client *client,
 	rdma_mcm_dev_remove(device);
 	kfree(d);
 }
-
-static struct ib_client rdma_mcm_ib_clients[2];
 
 static int rdma_mcm_ib_add0(struct ib_device *device)
 {
@@ -199,7 +215,8 @@ static void rdma_mcm_ib_client_move(void)
 	new = &rdma_mcm_ib_clients[old == &rdma_mcm_ib_clients[0]];
 	ret = ib_register_client(new);
 	if (ret) {
-		pr_warn("ib_uverbs was loaded after rdma_mcm, and rdma_mcm could not register after it (%d): reload rdma_mcm, or a device removal waits for /dev/rdma_mcm users that hold its verbs objects\n",
+		/* the devices it saw are the first client's again */
+		pr_warn("ib_uverbs was loaded after rdma_mcm, whose ib_client could not move after it (%d): until rdma_mcm is loaded again, a device removal waits for the /dev/rdma_mcm users that hold verbs objects on it before it tells them\n",
 			ret);
 		goto out;
 	}
@@ -242,16 +259,21 @@ int rdma_mcm_device_register(void)
 {
 	int ret;
 
+	/*
+	 * The notifier first: an ib_uverbs that comes live before the
+	 * client is registered registered its own before (nothing to move);
+	 * one after, after it (a move)
+	 */
+	ret = register_module_notifier(&rdma_mcm_module_nb);
+	if (ret)
+		return ret;
 	mutex_lock(&rdma_mcm_client_lock);
 	ret = ib_register_client(&rdma_mcm_ib_clients[0]);
 	if (!ret)
 		rdma_mcm_client = &rdma_mcm_ib_clients[0];
 	mutex_unlock(&rdma_mcm_client_lock);
 	if (ret)
-		return ret;
-	ret = register_module_notifier(&rdma_mcm_module_nb);
-	if (ret)
-		rdma_mcm_device_unregister();
+		unregister_module_notifier(&rdma_mcm_module_nb);
 	return ret;
 }
 

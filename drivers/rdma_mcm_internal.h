@@ -451,9 +451,10 @@ struct rdma_mcm_membership {
  * @rejoin_now: the port came back: waiting memberships need not wait
  * @look_ms: when the rejoin work last looked (or checked), on the
  *	backend's clock (under @mutex)
- * @search_due_ms: when a healing context whose search for a device failed
- *	searches again (0: none owed; under @mutex)
- * @search_backoff_ms: the backoff of those searches (under @mutex)
+ * @retry_due_ms: when a look that failed (a healing context's search for a
+ *	device, or a context's check of its device) is tried again (0: none
+ *	owed; under @mutex)
+ * @retry_backoff_ms: the backoff of those retries (under @mutex)
  * @turn_ms: when the rejoin turn the context holds in its device's budget
  *	comes (under @mutex; see rdma_mcm_dev_rejoin_turn())
  * @has_turn: it holds one (given up with its device)
@@ -516,9 +517,9 @@ struct rdma_mcm_ctx {
 	bool gid_changed;
 	bool rejoin_now;
 	bool has_turn;
-	u32 search_backoff_ms;
+	u32 retry_backoff_ms;
 	u64 look_ms;
-	u64 search_due_ms;
+	u64 retry_due_ms;
 	u64 turn_ms;
 
 	struct rdma_mcm_owner owner;
@@ -746,6 +747,8 @@ enum rdma_mcm_dev_change {
 
 void rdma_mcm_dev_changed(struct ib_device *device, u32 port_num,
 			  enum rdma_mcm_dev_change what);
+/* contexts a registry walk passes under its lock at a time (KUnit: fewer) */
+extern unsigned int rdma_mcm_walk_batch;
 
 /* rdma_mcm_ib_client.c: the ib_client (devices, their events, removal) */
 int rdma_mcm_device_register(void);

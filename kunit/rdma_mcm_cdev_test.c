@@ -828,10 +828,22 @@ static void mcm_cdev_heal_route_search_retried(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, rdma_mcm_device(mctx, &port));
 	mcm_cdev_expect_events(c, ev, NULL, 0);
 
-	/* the route is there now: nothing kicks the context */
+	/*
+	 * the route is there now, which no RDMA event says: the work is
+	 * armed for the search's retry (the first backoff, 3/4 of it with
+	 * the fake's jitter 0), and runs as that timer comes
+	 */
 	c->fake->resolve_ret = 0;
-	for (i = 0; i < 60; i++)
-		mcm_tick(test, mctx, 1000);
+	KUNIT_EXPECT_EQ(test, mcm_fake_armed_for(c->fake, mctx),
+			c->fake->clock_ms + 750);
+	for (i = 0; i < 60 && !rdma_mcm_device(mctx, &port); i++) {
+		u64 due = mcm_fake_armed_for(c->fake, mctx);
+
+		KUNIT_ASSERT_NE(test, due, 0ULL);
+		c->fake->clock_ms = max(c->fake->clock_ms, due);
+		mcm_fake_clear_armed(c->fake, mctx);
+		mcm_tick(test, mctx, 0);
+	}
 	KUNIT_EXPECT_PTR_EQ(test, rdma_mcm_device(mctx, &port),
 			    c->fake->ibdev[0]);
 	mcm_fake_complete_all(c->fake);

@@ -519,13 +519,17 @@ static void mcm_dev_removals_overlap(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct sockaddr_in src = mcm_v4(MCM_SRC);
-	struct mcm_remover r0, r1;
 	struct rdma_mcm_ctx *c1, *c2;
+	struct mcm_remover *r0, *r1;
 	struct mcm_rec *rec2;
 	u32 port;
+	int i;
 
+	/* the removers outlive a failed assertion: not on this stack */
+	r0 = kunit_kzalloc(test, sizeof(*r0), GFP_KERNEL);
+	r1 = kunit_kzalloc(test, sizeof(*r1), GFP_KERNEL);
 	rec2 = kunit_kzalloc(test, sizeof(*rec2), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, rec2);
+	KUNIT_ASSERT_TRUE(test, r0 && r1 && rec2);
 	mcm_rec_init(test, rec2, t->fake);
 	c1 = mcm_open(test);
 	c2 = rdma_mcm_open_backend(&init_net, (struct sockaddr *)&src,
@@ -538,11 +542,17 @@ static void mcm_dev_removals_overlap(struct kunit *test)
 	rdma_mcm_flush();
 
 	t->rec.block_on_removed = true;
-	mcm_remove_in_thread(test, &r0, 0);
+	mcm_remove_in_thread(test, r0, 0);
 	KUNIT_ASSERT_GT(test,
 			wait_for_completion_timeout(&t->rec.removed_entered,
 						    10 * HZ), 0UL);
-	/* both are told before the removal waits: c2 lets go of device 0 */
+	/*
+	 * both are told before the removal waits (the telling may let the
+	 * CPU go between them): c2 lets go of device 0; a state waited for,
+	 * the bound only a hang guard
+	 */
+	for (i = 0; i < 60000 && !READ_ONCE(rec2->removed); i++)
+		usleep_range(500, 1000);
 	flush_work(&c2->work);
 	KUNIT_ASSERT_EQ(test, rec2->removed, 1);
 	t->fake->bind_dev = 1;
@@ -550,14 +560,14 @@ static void mcm_dev_removals_overlap(struct kunit *test)
 	KUNIT_ASSERT_PTR_EQ(test, rdma_mcm_device(c2, &port),
 			    t->fake->ibdev[1]);
 
-	mcm_remove_in_thread(test, &r1, 1);
-	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&r1.done, 30 * HZ),
+	mcm_remove_in_thread(test, r1, 1);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&r1->done, 30 * HZ),
 			0UL);
 	KUNIT_EXPECT_EQ(test, rec2->removed, 2);
-	KUNIT_EXPECT_FALSE(test, completion_done(&r0.done));
+	KUNIT_EXPECT_FALSE(test, completion_done(&r0->done));
 
 	complete(&t->rec.removed_release);
-	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&r0.done, 30 * HZ),
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&r0->done, 30 * HZ),
 			0UL);
 	KUNIT_EXPECT_EQ(test, t->rec.removed, 1);
 	KUNIT_EXPECT_NULL(test, rdma_mcm_device(c2, &port));

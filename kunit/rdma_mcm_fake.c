@@ -280,7 +280,7 @@ static void fake_set_src(struct mcm_fake *fake, struct rdma_cm_id *id,
  */
 static void fake_land(struct mcm_fake *fake, struct rdma_cm_id *id)
 {
-	struct ib_gid_attr *gid = &fake->gid_attr[fake->bind_dev];
+	struct ib_gid_attr *gid = &to_fid(id)->gid;
 
 	id->device = fake->ibdev[fake->bind_dev];
 	id->port_num = fake->bind_port;
@@ -581,6 +581,7 @@ static void fake_arm(const struct rdma_mcm_backend *be,
 		fake->arms[i].due_ms = READ_ONCE(fake->clock_ms) + delay_ms;
 		break;
 	}
+	fake->arms_full |= i == MCM_FAKE_ARMS;
 	spin_unlock_irqrestore(&fake->arm_lock, flags);
 	if (READ_ONCE(fake->real_arm))
 		mod_delayed_work(rdma_mcm_wq, &ctx->rejoin_work, 3600 * HZ);
@@ -604,6 +605,9 @@ u64 mcm_fake_armed_for(struct mcm_fake *fake, struct rdma_mcm_ctx *ctx)
 		if (fake->arms[i].ctx == ctx)
 			due = fake->arms[i].due_ms;
 	spin_unlock_irqrestore(&fake->arm_lock, flags);
+	KUNIT_EXPECT_FALSE_MSG(fake->test, fake->arms_full,
+			       "more contexts armed than the fake keeps (%d)",
+			       MCM_FAKE_ARMS);
 	return due;
 }
 

@@ -75,6 +75,7 @@ struct mcm_fake_id {
 	struct rdma_cm_id id;
 	struct list_head node;
 	struct sockaddr_storage bound;
+	struct ib_gid_attr gid;		/* its source GID (sgid_attr) */
 	bool destroyed;
 };
 
@@ -208,7 +209,6 @@ struct mcm_fake {
 	u32 bind_port;		/* and the port (1 or 2) */
 	int bind_ifindex;	/* and the netdev (0: the device's own) */
 	u32 bind_gid_index;	/* and the source GID's index */
-	struct ib_gid_attr gid_attr[MCM_FAKE_NR_DEVS];	/* the ids' sgid_attr */
 	struct mcm_fake_inject inject;
 	struct completion paused;
 	struct completion resume;
@@ -241,6 +241,7 @@ struct mcm_fake {
 		struct rdma_mcm_ctx *ctx;
 		u64 due_ms;
 	} arms[MCM_FAKE_ARMS];
+	bool arms_full;		/* a context found no room: see mcm_fake_armed_for() */
 
 	/* when each rdma_join_multicast() was called, on the clock */
 	u64 *join_times;

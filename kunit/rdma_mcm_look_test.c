@@ -189,6 +189,35 @@ static void mcm_look_gid_index_changes(struct kunit *test)
 }
 
 /*
+ * A check that cannot tell (no memory for the probe's id) is tried again
+ * with the backoff, armed for it: a move that happened meanwhile is not
+ * missed for want of another GID change.
+ */
+static void mcm_look_check_retried(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test, 0);
+	long wait;
+
+	mcm_join(test, ctx, MCM_GROUP(4), NULL, RDMA_MCM_FULLMEMBER);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	t->fake->bind_ifindex = MCM_VLAN_IFINDEX;
+	t->fake->create_ret = -ENOMEM;
+	rdma_mcm_dev_changed(t->fake->ibdev[0], 1, RDMA_MCM_DEV_GID_CHANGED);
+	mcm_tick(test, ctx, 0);		/* the check fails: no id */
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.removed, 0);
+	wait = mcm_armed_in(t->fake, ctx);
+	KUNIT_EXPECT_EQ(test, wait, (long)MCM_MIN_MS * 3 / 4);
+	t->fake->create_ret = 0;
+	mcm_tick(test, ctx, wait);	/* tried again: the move is seen */
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.removed, 1);
+	rdma_mcm_close(ctx);
+}
+
+/*
  * A storm of GID changes (a user adding and removing an address of a
  * macvlan of the port in a loop): each context is kicked once until its
  * work runs, and checks its address (an rdma_cm id created, bound and
@@ -258,6 +287,7 @@ static struct kunit_case rdma_mcm_look_cases[] = {
 	KUNIT_CASE(mcm_look_search_enomem_retried),
 	KUNIT_CASE(mcm_look_address_moves_to_vlan),
 	KUNIT_CASE(mcm_look_gid_index_changes),
+	KUNIT_CASE(mcm_look_check_retried),
 	KUNIT_CASE(mcm_look_gid_storm_rate_limited),
 	{}
 };

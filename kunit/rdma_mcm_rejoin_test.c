@@ -71,6 +71,51 @@ static void mcm_rejoin_first_join_retried_is_joined(struct kunit *test)
 }
 
 /*
+ * A first join's JOINED, then its loss, both queued before the work gets
+ * to them (it is held in another membership's ->joined()): the JOINED is
+ * stale and dropped, the loss is no ->rejoining() (its ULP was never told
+ * it joined), and the retry's JOINED is its one ->joined(), rejoins 0.
+ */
+static void mcm_rejoin_stale_first_joined(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
+	struct mcm_fake_join *join;
+	u32 x, y;
+
+	x = mcm_join(test, ctx, MCM_GROUP(6), NULL,
+		     RDMA_MCM_SENDONLY_FULLMEMBER);
+	y = mcm_join(test, ctx, MCM_GROUP(7), NULL,
+		     RDMA_MCM_SENDONLY_FULLMEMBER);
+	t->rec.on_joined = MCM_ACT_BLOCK;
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(6)), 0,
+			  false);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->rec.block_entered,
+							  10 * HZ), 0UL);
+	t->rec.on_joined = MCM_ACT_NONE;
+	join = mcm_fake_join_of(test, MCM_GROUP(7));
+	mcm_fake_complete(t->fake, join, 0, false);
+	mcm_fake_complete(t->fake, join, -ENETRESET, false);
+	complete(&t->rec.block_release);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);	/* x */
+	KUNIT_EXPECT_EQ(test, t->rec.last_join.handle, x);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoining, 0);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, y), RDMA_MCM_WAITING);
+
+	mcm_tick(test, ctx, MCM_MIN_MS);
+	mcm_fake_complete(t->fake, mcm_fake_join_of(test, MCM_GROUP(7)), 0,
+			  false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.joined, 2);
+	KUNIT_EXPECT_EQ(test, t->rec.last_join.handle, y);
+	KUNIT_EXPECT_EQ(test, t->rec.last_join.rejoins, 0U);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 0);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, y), RDMA_MCM_JOINED);
+	rdma_mcm_close(ctx);
+}
+
+/*
  * The device goes while a first join is in flight: the membership waits
  * for the next device without a ->rejoining(), and its join there ends in
  * ->joined(), after ->device_added().
@@ -251,6 +296,7 @@ static void mcm_rejoin_budget_shared_by_turns(struct kunit *test)
 
 static struct kunit_case rdma_mcm_rejoin_cases[] = {
 	KUNIT_CASE(mcm_rejoin_first_join_retried_is_joined),
+	KUNIT_CASE(mcm_rejoin_stale_first_joined),
 	KUNIT_CASE(mcm_rejoin_first_join_across_device_loss),
 	KUNIT_CASE(mcm_rejoin_status_zero_waits),
 	KUNIT_CASE(mcm_rejoin_port_without_multicast),

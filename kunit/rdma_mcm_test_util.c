@@ -293,10 +293,25 @@ void mcm_rec_release(struct mcm_rec *rec)
 	complete_all(&rec->removed_release);
 }
 
+static void mcm_restore_walk_batch(void *batch)
+{
+	rdma_mcm_walk_batch = (uintptr_t)batch;
+}
+
 int mcm_test_init(struct kunit *test)
 {
 	struct mcm_test *t;
+	int ret;
 
+	/*
+	 * every registry walk lets go of its lock at every context, so that
+	 * the cases' walks (removals, changes, dumps) resume across it
+	 */
+	ret = kunit_add_action_or_reset(test, mcm_restore_walk_batch,
+					(void *)(uintptr_t)rdma_mcm_walk_batch);
+	if (ret)
+		return ret;
+	rdma_mcm_walk_batch = 1;
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;

@@ -89,8 +89,7 @@ struct fake_nl {
 	uint32_t route_src;		/* RTM_NEWROUTE's RTA_PREFSRC (IPv4) */
 	uint32_t route_oif;		/* its RTA_OIF */
 	int route_errno;		/* RTM_GETROUTE's error (negative) */
-	int route_short;		/* its NLMSG_ERROR or RTM_NEWROUTE
-					 * shorter than its header */
+	int route_short;		/* NLMSG_ERROR, RTM_NEWROUTE too short */
 	uint32_t route_seq;		/* the last RTM_GETROUTE's seq */
 	unsigned long resolves;		/* CTRL_CMD_GETFAMILY requests */
 };

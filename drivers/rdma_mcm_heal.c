@@ -338,7 +338,7 @@ static void rdma_mcm_look(struct rdma_mcm_ctx *ctx, u64 now)
 	}
 	ctx->retry_backoff_ms = rdma_mcm_backoff_next(ctx->retry_backoff_ms);
 	ctx->retry_due_ms = rdma_mcm_backoff_due(ctx->be, now,
-						  ctx->retry_backoff_ms);
+						 ctx->retry_backoff_ms);
 }
 
 /* The earliest of @a and @b, where 0 is "none". */

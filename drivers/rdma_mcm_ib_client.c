@@ -260,9 +260,9 @@ int rdma_mcm_device_register(void)
 	int ret;
 
 	/*
-	 * The notifier first: an ib_uverbs that comes live before the
-	 * client is registered registered its own before (nothing to move);
-	 * one after, after it (a move)
+	 * The notifier first: an ib_uverbs that comes live before our
+	 * client exists has its own client already (nothing to move); one
+	 * that comes live after registers after ours (a move)
 	 */
 	ret = register_module_notifier(&rdma_mcm_module_nb);
 	if (ret)

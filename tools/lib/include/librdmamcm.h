@@ -192,8 +192,8 @@ const char *rdma_mcm_event_str(uint32_t event);
  * sent.
  *
  * Attributes 64 to 127 are bits 0 to 63 of @present_hi (1.6: zero until
- * the family has such attributes): rdma_mcm_nl_member_has(),
- * rdma_mcm_nl_context_has() and rdma_mcm_nl_stats_has() test them.
+ * the family has such attributes; a later version of the header will
+ * name them, and test them as RDMA_MCM_NL_HAS() tests @present).
  * Attributes from 128 on are never reported in a mask: the family adds
  * them in nests, which a later version of the structs describes.
  * RDMA_MCM_NL_HAS() tests @present only (any struct with a uint64_t
@@ -201,14 +201,14 @@ const char *rdma_mcm_event_str(uint32_t event);
  */
 struct rdma_mcm_nl;
 
-/* Bit @bit of @mask, 0 from 64 on (no undefined shift) */
-static inline int rdma_mcm_nl_bit(uint64_t mask, unsigned int bit)
+/* Bit @bit of @mask, 0 from 64 on (no undefined shift): for the macro */
+static inline int librdmamcm_bit(uint64_t mask, unsigned int bit)
 {
 	return bit < 64 && (int)((mask >> (bit & 63)) & 1);
 }
 
 #define RDMA_MCM_NL_HAS(obj, attr)					\
-	rdma_mcm_nl_bit((obj)->present, (unsigned int)(attr))
+	librdmamcm_bit((obj)->present, (unsigned int)(attr))
 
 #define RDMA_MCM_NL_NAME_LEN	64	/* owner, device: NUL-terminated */
 #define RDMA_MCM_NL_IFNAME_LEN	16	/* IFNAMSIZ */
@@ -346,32 +346,6 @@ struct rdma_mcm_nl_stats {
  * carried, @m.present which (RDMA_MCM_A_EVENT and RDMA_MCM_A_TIME_NS
  * among them).
  */
-/*
- * 1.6: is attribute @attr (0 to 127) in a member, context or stats
- * (@present, then @present_hi)
- */
-static inline int rdma_mcm_nl_member_has(const struct rdma_mcm_nl_member *m,
-					 unsigned int attr)
-{
-	return attr < 64 ? rdma_mcm_nl_bit(m->present, attr) :
-			   rdma_mcm_nl_bit(m->present_hi, attr - 64);
-}
-
-static inline int
-rdma_mcm_nl_context_has(const struct rdma_mcm_nl_context *c,
-			unsigned int attr)
-{
-	return attr < 64 ? rdma_mcm_nl_bit(c->present, attr) :
-			   rdma_mcm_nl_bit(c->present_hi, attr - 64);
-}
-
-static inline int rdma_mcm_nl_stats_has(const struct rdma_mcm_nl_stats *s,
-					unsigned int attr)
-{
-	return attr < 64 ? rdma_mcm_nl_bit(s->present, attr) :
-			   rdma_mcm_nl_bit(s->present_hi, attr - 64);
-}
-
 struct rdma_mcm_nl_notice {
 	uint32_t event;			/* enum rdma_mcm_nl_event */
 	uint32_t reserved0;

@@ -14,6 +14,7 @@
 #   make lint | kunit | vm    one part of 'make check' (kunit: its three
 #                         KUnit runs; as root, like make check: 7.2's
 #                         source comes through a Debian unstable root)
+#   make kcsan            KCSAN over the KUnit suites (x86_64 in QEMU)
 #   make shell KERNEL=6.12    an interactive shell in the bench VM
 
 KVER	?= $(shell uname -r)
@@ -23,7 +24,7 @@ SOAK	?= 600
 
 # kbuild (make -C $(KDIR) M=...) reads the Kbuild file, not this one.
 
-.PHONY: all modules install clean check demo bench deb soak load-test lint kunit vm shell deps help
+.PHONY: all modules install clean check demo bench deb soak load-test lint kunit kcsan vm shell deps help
 
 all: modules
 
@@ -77,6 +78,9 @@ lint:
 
 kunit:
 	@scripts/check --kunit
+
+kcsan:
+	@scripts/check --kcsan
 
 vm:
 	@scripts/deps

@@ -160,6 +160,7 @@ static void mcm_direct_waits_for_the_work(struct kunit *test)
 struct mcm_completer {
 	struct mcm_fake *fake;
 	struct mcm_fake_join *join;
+	struct completion ready;	/* running, about to complete */
 	struct completion done;
 };
 
@@ -167,6 +168,7 @@ static int mcm_completer_fn(void *arg)
 {
 	struct mcm_completer *c = arg;
 
+	complete(&c->ready);
 	mcm_fake_complete(c->fake, c->join, 0, false);
 	complete(&c->done);
 	return 0;
@@ -189,6 +191,7 @@ static void mcm_direct_leave_waits_for_handler_callback(struct kunit *test)
 
 	init_completion(&t->rec.block_entered);
 	init_completion(&t->rec.block_release);
+	init_completion(&c.ready);
 	init_completion(&c.done);
 	t->rec.on_joined = MCM_ACT_BLOCK;
 	l.handle = mcm_join(test, ctx, MCM_GROUP(7), NULL,
@@ -212,6 +215,61 @@ static void mcm_direct_leave_waits_for_handler_callback(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
+/*
+ * A leave and rdma_cm's handler on two CPUs, round after round: the
+ * JOINED comes before the leave returns or never, and no two callbacks
+ * run at once. Run with KCSAN (make kcsan, two CPUs) it is the data-race
+ * check of the direct path and of the work's path against a leave.
+ */
+#define MCM_RACE_ROUNDS	300
+
+static void mcm_race_leave_with_handler(struct kunit *test,
+					struct rdma_mcm_ctx *ctx)
+{
+	struct mcm_test *t = test->priv;
+	struct mcm_completer c = { .fake = t->fake };
+	struct task_struct *task;
+	int round, seen;
+	u32 h;
+
+	for (round = 0; round < MCM_RACE_ROUNDS; round++) {
+		init_completion(&c.ready);
+		init_completion(&c.done);
+		h = mcm_join(test, ctx, MCM_GROUP(16 + round), NULL,
+			     RDMA_MCM_SENDONLY_FULLMEMBER);
+		c.join = mcm_fake_join_of(test, MCM_GROUP(16 + round));
+		task = kthread_run(mcm_completer_fn, &c, "mcm_completer");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+		/* both start together, the leave a little later each round */
+		wait_for_completion(&c.ready);
+		udelay(round % 16);
+		KUNIT_ASSERT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+		seen = READ_ONCE(t->rec.joined);
+		KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&c.done,
+								  10 * HZ),
+				0UL);
+		rdma_mcm_flush();
+		KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(t->rec.joined), seen,
+				    "a JOINED after its leave returned (round %d)",
+				    round);
+	}
+	KUNIT_EXPECT_EQ(test, t->rec.overlaps, 0);
+	KUNIT_EXPECT_EQ(test, t->rec.errors, 0);
+	kunit_info(test, "%d of %d JOINED before their leave\n",
+		   t->rec.joined, MCM_RACE_ROUNDS);
+	rdma_mcm_close(ctx);
+}
+
+static void mcm_direct_leave_races_handler(struct kunit *test)
+{
+	mcm_race_leave_with_handler(test, mcm_open_direct(test));
+}
+
+static void mcm_work_leave_races_handler(struct kunit *test)
+{
+	mcm_race_leave_with_handler(test, mcm_open(test));
+}
+
 static struct kunit_case rdma_mcm_direct_cases[] = {
 	KUNIT_CASE(mcm_direct_joined_from_handler),
 	KUNIT_CASE(mcm_direct_not_without_flag),
@@ -220,6 +278,8 @@ static struct kunit_case rdma_mcm_direct_cases[] = {
 	KUNIT_CASE(mcm_direct_inside_join),
 	KUNIT_CASE(mcm_direct_waits_for_the_work),
 	KUNIT_CASE(mcm_direct_leave_waits_for_handler_callback),
+	KUNIT_CASE_SLOW(mcm_direct_leave_races_handler),
+	KUNIT_CASE_SLOW(mcm_work_leave_races_handler),
 	{}
 };
 

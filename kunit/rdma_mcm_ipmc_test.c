@@ -773,8 +773,16 @@ static void mcm_ipmc_device_lost_inside_ip_join(struct kunit *test)
 	mcm_tick(test, ctx, 0);		/* and rejoins */
 	KUNIT_EXPECT_EQ(test, t->rec.added, 1);
 	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h), RDMA_MCM_JOINED);
+	/*
+	 * The first JOINED reaches the ULP before the loss (then REJOINING
+	 * and REJOINED follow) or not (the loss takes its place, and the
+	 * rejoin's JOINED is the first the ULP hears of): which, depends on
+	 * whether the work or the remover gets there first, on two CPUs.
+	 */
 	KUNIT_EXPECT_EQ(test, t->rec.joined, 1);
-	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 1);
+	KUNIT_EXPECT_LE(test, t->rec.rejoined, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.rejoining, t->rec.rejoined);
+	KUNIT_EXPECT_EQ(test, t->rec.order_errors, 0);
 	KUNIT_EXPECT_EQ(test, mcm_ip(test, "ff1e::5:1").any_source, 1);
 	KUNIT_EXPECT_EQ(test, t->fake->joins_v6_refused, 2);
 	rdma_mcm_close(ctx);

@@ -10,11 +10,11 @@
  * Losing the device, in the context's work (one place, whatever started
  * it: rdma_mcm's ib_client, rdma_cm's DEVICE_REMOVAL event, or an id that
  * landed on another device, or an address that moved):
- *   1. under the mutex: every attached QP is detached, every address
- *      handle's GID reference dropped, every JOINING or JOINED membership
- *      goes to ERROR with -ENODEV (a healing context's to WAITING, on the
- *      list of those waiting for a device), the context forgets its
- *      device;
+ *   1. under the mutex: every JOINING or JOINED membership goes to
+ *      ERROR with -ENODEV (a healing context's to WAITING, on the list of
+ *      those waiting for a device), every membership lets go of the
+ *      device (attached QPs detached, address handles' GID references
+ *      dropped), the context forgets its device;
  *   2. the ULP's ->error() (->rejoining()) callbacks run, then
  *      ->device_removed(), once;
  *   3. the rdma_cm_ids are destroyed, which lets rdma_cm's removal finish.
@@ -130,9 +130,9 @@ void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx)
  * rdma_mcm_ctx_take_device() - step 1 of losing the device
  * @ctx: the context
  *
- * Detaches every QP, drops every address handle's GID reference, fails
- * every JOINING and JOINED membership with -ENODEV and queues
- * ->device_removed(). Does nothing on a closing context or one that lost
+ * Fails every JOINING and JOINED membership with -ENODEV (or makes it
+ * wait), detaches every QP, drops every address handle's GID reference
+ * (rdma_mcm_member_lose_device()) and queues ->device_removed(). Does nothing on a closing context or one that lost
  * its device already.
  *
  * Context: the context's work.

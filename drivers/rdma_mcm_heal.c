@@ -154,40 +154,29 @@ static void rdma_mcm_wait_insert(struct rdma_mcm_ctx *ctx,
  * @device: it waits for a device (no backoff once one is found), else for
  *	its backoff
  *
- * Detaches its QP, leaves its group (rdma_cm's membership, and what
- * rdma_mcm holds itself: a source filter, MLD), gives its id's place back
- * and drops its address handle, then puts it on the waiting list.
- * Does nothing to a membership no longer waiting or already on the list.
+ * It lets go of its group (rdma_mcm_member_let_go(): QP detached,
+ * rdma_cm's membership left and what rdma_mcm holds itself, a source
+ * filter, MLD; its id's place given back, its address handle dropped),
+ * then goes on the waiting list. Does nothing to a membership no longer
+ * waiting, or already on the list (it let go when it went there).
  *
  * Context: process context, @ctx->mutex held.
  */
 void rdma_mcm_wait_start(struct rdma_mcm_ctx *ctx,
 			 struct rdma_mcm_membership *mb, bool device)
 {
-	struct rdma_ah_attr *ah = NULL;
 	bool waiting;
 
 	lockdep_assert_held(&ctx->mutex);
 	spin_lock_bh(&ctx->lock);
 	waiting = mb->state == RDMA_MCM_WAITING;
-	if (waiting) {
-		ah = mb->ah;
-		mb->ah = NULL;
+	if (waiting)
 		mb->have_join = false;
-	}
 	spin_unlock_bh(&ctx->lock);
-	rdma_mcm_ah_free(ah);
 	if (!waiting || !list_empty(&mb->wait_node))
 		return;
 
-	if (mb->qp_attached)
-		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
-	mb->qp_attached = false;
-	rdma_mcm_member_unjoin(ctx, mb, true);
-	if (mb->slot)
-		rdma_mcm_slot_put(ctx, mb->slot);
-	mb->slot = NULL;
-
+	rdma_mcm_member_let_go(ctx, mb, true, true);
 	if (device) {
 		mb->backoff_ms = 0;
 		mb->due_ms = 0;
@@ -253,17 +242,14 @@ static bool rdma_mcm_rejoin_failed(struct rdma_mcm_ctx *ctx,
 				   struct rdma_mcm_membership *mb, int ret)
 {
 	bool device = ret == -ENODEV || ret == -EADDRNOTAVAIL;
+	bool waits;
 
 	lockdep_assert_held(&ctx->mutex);
+	/* its ULP was told REJOINING when it first waited: not again */
 	spin_lock_bh(&ctx->lock);
-	if (rdma_mcm_heals(ctx, ret)) {
-		rdma_mcm_set_state(mb, RDMA_MCM_WAITING, ret);
-	} else {
-		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, ret);
-		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
-	}
+	waits = rdma_mcm_mb_lost(ctx, mb, ret, false);
 	spin_unlock_bh(&ctx->lock);
-	if (mb->state == RDMA_MCM_WAITING)
+	if (waits)
 		rdma_mcm_wait_start(ctx, mb, device);
 	else
 		queue_work(rdma_mcm_wq, &ctx->work);

@@ -324,7 +324,8 @@ struct rdma_mcm_ipmc {
  * @mgid: multicast GID
  * @handle: its handle in @ctx->members
  * @ref: references: the tables hold one, a callback in flight another
- * @state: see enum rdma_mcm_state; changed only by rdma_mcm_set_state()
+ * @state: see enum rdma_mcm_state; changed only by the transitions of
+ *	rdma_mcm_state.c
  * @status: the error in %RDMA_MCM_ERROR
  * @last_status: the last error or reason it had (kept when it recovers)
  * @qkey: Q_Key
@@ -530,8 +531,17 @@ struct rdma_mcm_ctx {
 /* rdma_mcm_state.c: the membership state machine */
 bool rdma_mcm_transition_valid(enum rdma_mcm_state from,
 			       enum rdma_mcm_state to);
-bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
-			int status);
+void rdma_mcm_mb_joined(struct rdma_mcm_membership *mb);
+bool rdma_mcm_mb_lost(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
+		      int status, bool tell);
+void rdma_mcm_mb_failed(struct rdma_mcm_ctx *ctx,
+			struct rdma_mcm_membership *mb, int err, bool tell);
+void rdma_mcm_mb_rejoining(struct rdma_mcm_membership *mb);
+void rdma_mcm_mb_refused(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb, int err);
+void rdma_mcm_mb_leaving(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb);
+void rdma_mcm_mb_left(struct rdma_mcm_membership *mb);
 
 /* rdma_mcm_addr.c: address checks */
 int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
@@ -626,6 +636,9 @@ rdma_mcm_member_next(struct rdma_mcm_membership *mb)
 
 struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ah_free(struct rdma_ah_attr *ah);
+void rdma_mcm_member_let_go(struct rdma_mcm_ctx *ctx,
+			    struct rdma_mcm_membership *mb, bool cm_leave,
+			    bool give_slot);
 void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 			  struct rdma_mcm_membership *mb, bool cm_leave);
 void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,

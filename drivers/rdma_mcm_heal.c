@@ -44,10 +44,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/jiffies.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/workqueue.h>
 
 #include "rdma_mcm_internal.h"
 
@@ -223,6 +225,21 @@ void rdma_mcm_wait_stop(struct rdma_mcm_ctx *ctx,
 	list_del_init(&mb->wait_node);
 }
 
+/*
+ * Run @ctx's rejoins in @delay_ms: its rejoin work, on rdma_mcm's
+ * workqueue, unless the backend arms them itself (KUnit's fake). Any
+ * context but hard interrupt; does not sleep.
+ */
+static void rdma_mcm_rejoin_arm(struct rdma_mcm_ctx *ctx,
+				unsigned long delay_ms)
+{
+	if (ctx->be->arm)
+		ctx->be->arm(ctx->be, ctx, delay_ms);
+	else
+		mod_delayed_work(rdma_mcm_wq, &ctx->rejoin_work,
+				 msecs_to_jiffies(delay_ms));
+}
+
 /**
  * rdma_mcm_rejoin_kick() - run a context's rejoins now
  * @ctx: the context
@@ -231,7 +248,7 @@ void rdma_mcm_wait_stop(struct rdma_mcm_ctx *ctx,
  */
 void rdma_mcm_rejoin_kick(struct rdma_mcm_ctx *ctx)
 {
-	ctx->be->arm(ctx->be, ctx, 0);
+	rdma_mcm_rejoin_arm(ctx, 0);
 }
 
 /*
@@ -406,7 +423,7 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	       rdma_mcm_rejoin_due(ctx, now) : 0;
 	next = rdma_mcm_earliest(next, rdma_mcm_owed(ctx, now));
 	if (next)
-		ctx->be->arm(ctx->be, ctx, next > now ? next - now : 0);
+		rdma_mcm_rejoin_arm(ctx, next > now ? next - now : 0);
 	/*
 	 * A kick during this run (a device added, a GID change, a port
 	 * event) queued the work at once, and the arming above pushed that
@@ -417,7 +434,7 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	 */
 	owed = rdma_mcm_owed(ctx, now);
 	if (owed && (!next || owed < next))
-		ctx->be->arm(ctx->be, ctx, owed > now ? owed - now : 0);
+		rdma_mcm_rejoin_arm(ctx, owed > now ? owed - now : 0);
 	set_active_memcg(old_memcg);
 	mutex_unlock(&ctx->mutex);
 }

@@ -136,7 +136,9 @@ union rdma_mcm_addr {
  *	rdma_cm's MULTICAST_JOIN would carry them
  * @now_ms: a monotonic clock in milliseconds (backoff, rate limit)
  * @random: a random number below @range (backoff jitter)
- * @arm: run @ctx's rejoins in @delay_ms
+ * @arm: optional; run @ctx's rejoins in @delay_ms in its place (NULL, the
+ *	real backend: rdma_mcm_heal.c arms the context's rejoin work itself;
+ *	KUnit's fake records the delay and runs the rejoins on its own clock)
  *
  * rdma_mcm_rdma_cm.c has the real one; KUnit replaces it with a fake that
  * completes, delays, fails or drops joins and delivers events from inside

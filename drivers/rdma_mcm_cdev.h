@@ -222,11 +222,11 @@ int rdma_mcm_cdev_kunit_open(struct file *filp,
 
 /* rdma_mcm_cdev_events.c */
 extern const struct rdma_mcm_ops rdma_mcm_ufile_ops;
+extern const struct rdma_mcm_face rdma_mcm_ufile_face;
 u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
 			  struct rdma_mcm_umember *um, struct rdma_mcm_ctx *ctx);
 void rdma_mcm_purge_uctx(struct rdma_mcm_ufile *file,
 			 struct rdma_mcm_uctx *uctx);
-u32 rdma_mcm_umember_queued(const struct rdma_mcm_umember *um);
 int rdma_mcm_set_events(struct rdma_mcm_ufile *file, u64 *mask, u32 *size);
 ssize_t rdma_mcm_cdev_read(struct file *filp, char __user *buf, size_t len,
 			   loff_t *pos);

@@ -268,12 +268,14 @@ static void rdma_mcm_owner_init(struct rdma_mcm_owner *owner,
 }
 
 /**
- * rdma_mcm_open_backend() - open a context on a given backend
+ * rdma_mcm_open_face() - open a context on a given backend, for a face
  * @net: network namespace
  * @src: local source address
  * @ops: callbacks
  * @priv: passed to the callbacks
  * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
+ * @face: what the manager may ask of the face that opens it (the char
+ *	device's rdma_mcm_ufile_face), or NULL; must outlive the context
  * @flags: RDMA_MCM_OPEN_*, and the internal RDMA_MCM_OPEN_DIRECT and
  *	RDMA_MCM_OPEN_USER
  *
@@ -281,12 +283,13 @@ static void rdma_mcm_owner_init(struct rdma_mcm_owner *owner,
  *
  * Return: the context or an ERR_PTR().
  */
-struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
-					   const struct sockaddr *src,
-					   const struct rdma_mcm_ops *ops,
-					   void *priv,
-					   const struct rdma_mcm_backend *be,
-					   u32 flags)
+struct rdma_mcm_ctx *rdma_mcm_open_face(struct net *net,
+					const struct sockaddr *src,
+					const struct rdma_mcm_ops *ops,
+					void *priv,
+					const struct rdma_mcm_backend *be,
+					const struct rdma_mcm_face *face,
+					u32 flags)
 {
 	struct rdma_mcm_slot *slot;
 	struct rdma_mcm_ctx *ctx;
@@ -320,6 +323,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	ctx->ops = ops;
 	ctx->priv = priv;
 	ctx->be = be;
+	ctx->face = face;
 	mutex_init(&ctx->mutex);
 	spin_lock_init(&ctx->lock);
 	ctx->members = RB_ROOT;
@@ -366,6 +370,29 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 err_free:
 	kfree(ctx);
 	return ERR_PTR(ret);
+}
+
+/**
+ * rdma_mcm_open_backend() - open a context on a given backend
+ * @net: network namespace
+ * @src: local source address
+ * @ops: callbacks
+ * @priv: passed to the callbacks
+ * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
+ * @flags: as rdma_mcm_open_face()'s
+ *
+ * rdma_mcm_open_face() without a face: a kernel ULP's context.
+ *
+ * Return: the context or an ERR_PTR().
+ */
+struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
+					   const struct sockaddr *src,
+					   const struct rdma_mcm_ops *ops,
+					   void *priv,
+					   const struct rdma_mcm_backend *be,
+					   u32 flags)
+{
+	return rdma_mcm_open_face(net, src, ops, priv, be, NULL, flags);
 }
 
 /**

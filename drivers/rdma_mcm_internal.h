@@ -198,6 +198,22 @@ int rdma_mcm_net_roce_ah(const struct rdma_mcm_backend *be,
 			 struct rdma_ah_attr *ah);
 
 /**
+ * struct rdma_mcm_face - what the manager may ask of the face that opened
+ *	a context
+ * @queued: how many events of a membership (known by its ULP context) the
+ *	face queued and its owner has not read yet, a snapshot for the
+ *	netlink dump; called under the context's spinlock: it must not sleep
+ *	nor call the manager
+ *
+ * The char device's contexts have one (rdma_mcm_ufile_face); a kernel
+ * ULP's has none. The manager and the views know a face only through
+ * this, never by its types or its &rdma_mcm_ops.
+ */
+struct rdma_mcm_face {
+	u32 (*queued)(const void *context);
+};
+
+/**
  * struct rdma_mcm_notice - a place on a context's queue of notifications
  * @node: entry in &rdma_mcm_ctx.pending while queued
  *
@@ -400,6 +416,7 @@ struct rdma_mcm_membership {
  * @ops: the ULP's callbacks
  * @priv: the ULP's private pointer, passed to the callbacks
  * @be: rdma_cm/verbs backend
+ * @face: the face that opened it (rdma_mcm_open_face()), or NULL
  * @mutex: see the locking notes at the top of this file
  * @lock: see the locking notes at the top of this file
  * @members: handle -> member, a tree in the members (lookups under
@@ -479,6 +496,7 @@ struct rdma_mcm_ctx {
 	const struct rdma_mcm_ops *ops;
 	void *priv;
 	const struct rdma_mcm_backend *be;
+	const struct rdma_mcm_face *face;
 
 	struct mutex mutex;	/* see above */
 	spinlock_t lock;	/* see above */
@@ -560,6 +578,13 @@ void rdma_mcm_addr_to_storage(const union rdma_mcm_addr *addr,
 size_t rdma_mcm_sockaddr_len(const struct sockaddr *sa);
 
 /* rdma_mcm_ctx.c: contexts */
+struct rdma_mcm_ctx *rdma_mcm_open_face(struct net *net,
+					const struct sockaddr *src,
+					const struct rdma_mcm_ops *ops,
+					void *priv,
+					const struct rdma_mcm_backend *be,
+					const struct rdma_mcm_face *face,
+					u32 flags);
 struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 					   const struct sockaddr *src,
 					   const struct rdma_mcm_ops *ops,

@@ -42,14 +42,6 @@
 #include "rdma_mcm_internal.h"
 
 struct workqueue_struct *rdma_mcm_wq;
-atomic_t rdma_mcm_live_contexts = ATOMIC_INIT(0);
-atomic_t rdma_mcm_live_members = ATOMIC_INIT(0);
-atomic_t rdma_mcm_live_slots = ATOMIC_INIT(0);
-atomic_t rdma_mcm_live_ipsocks = ATOMIC_INIT(0);
-
-#ifdef CONFIG_FAULT_INJECTION
-DECLARE_FAULT_ATTR(rdma_mcm_fail_alloc_attr);
-#endif
 
 /* The last reference: the work must not run, nothing may be left. */
 static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
@@ -71,7 +63,7 @@ static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 	put_net(ctx->net);
 	mem_cgroup_put(ctx->memcg);
 	kfree(ctx);
-	atomic_dec(&rdma_mcm_live_contexts);
+	rdma_mcm_live_dec(RDMA_MCM_LIVE_CONTEXTS);
 	module_put(THIS_MODULE);
 }
 
@@ -132,8 +124,8 @@ void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx)
  *
  * Fails every JOINING and JOINED membership with -ENODEV (or makes it
  * wait), detaches every QP, drops every address handle's GID reference
- * (rdma_mcm_member_lose_device()) and queues ->device_removed(). Does nothing on a closing context or one that lost
- * its device already.
+ * (rdma_mcm_member_lose_device()) and queues ->device_removed(). Does
+ * nothing on a closing context or one that lost its device already.
  *
  * Context: the context's work.
  */
@@ -339,7 +331,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_face(struct net *net,
 	INIT_WORK(&ctx->work, rdma_mcm_work);
 	INIT_WORK(&ctx->free_work, rdma_mcm_free_work);
 	init_waitqueue_head(&ctx->cb_wq);
-	atomic_inc(&rdma_mcm_live_contexts);
+	rdma_mcm_live_inc(RDMA_MCM_LIVE_CONTEXTS);
 
 	ret = rdma_mcm_fail_alloc() ? -ENOMEM : rdma_mcm_registry_add(ctx);
 	if (ret) {
@@ -590,18 +582,6 @@ void rdma_mcm_flush(void)
 	flush_workqueue(rdma_mcm_wq);
 }
 
-/**
- * rdma_mcm_core_live_objects() - count the manager's live objects
- * @live: its contexts, members, slots and IGMP/MLD sockets are filled in
- */
-void rdma_mcm_core_live_objects(struct rdma_mcm_live *live)
-{
-	live->contexts = atomic_read(&rdma_mcm_live_contexts);
-	live->members = atomic_read(&rdma_mcm_live_members);
-	live->slots = atomic_read(&rdma_mcm_live_slots);
-	live->ipsocks = atomic_read(&rdma_mcm_live_ipsocks);
-}
-
 int rdma_mcm_ctx_init(void)
 {
 	rdma_mcm_wq = alloc_workqueue("rdma_mcm", WQ_UNBOUND, 0);
@@ -612,8 +592,8 @@ void rdma_mcm_ctx_exit(void)
 {
 	/* Also waits for a context's free work, which runs module code. */
 	destroy_workqueue(rdma_mcm_wq);
-	WARN_ON_ONCE(atomic_read(&rdma_mcm_live_contexts) ||
-		     atomic_read(&rdma_mcm_live_members) ||
-		     atomic_read(&rdma_mcm_live_slots) ||
-		     atomic_read(&rdma_mcm_live_ipsocks));
+	WARN_ON_ONCE(rdma_mcm_live_read(RDMA_MCM_LIVE_CONTEXTS) ||
+		     rdma_mcm_live_read(RDMA_MCM_LIVE_MEMBERS) ||
+		     rdma_mcm_live_read(RDMA_MCM_LIVE_SLOTS) ||
+		     rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS));
 }

@@ -24,6 +24,29 @@
  *   rdma_mcm_timing.c   kernel time of joins and leaves (make bench)
  *   rdma_mcm_observe.h  counters, tracepoints, the netlink family (and the
  *                       files behind them)
+ *   rdma_mcm_cdev.h     the /dev/rdma_mcm char device (and its limits,
+ *                       rdma_mcm_limits.h)
+ *
+ * Who may call whom (a function another file defines, or a variable it
+ * keeps), in layers from the top:
+ *   faces    rdma_mcm_cdev*.c, rdma_mcm_netlink.c, rdma_mcm_debugfs.c, and
+ *            the exported API (in ctx, member, join, state): call the
+ *            views, the manager and the leaves
+ *   views    rdma_mcm_dump.c, rdma_mcm_observe.c: call the manager and
+ *            the leaves
+ *   manager  ctx, member, join, slot, notify, heal, state, ipmc, device,
+ *            ib_client: call each other, the backend (through ctx->be,
+ *            and rdma_mcm_open_flags()'s rdma_mcm_rdma_cm_backend), the
+ *            hooks of rdma_mcm_observe.c, and the leaves
+ *   backend  rdma_mcm_rdma_cm.c, rdma_mcm_net.c (struct rdma_mcm_backend)
+ *   leaves   addr, counters, timing, limits, compat.h, trace.h
+ * The backend and the leaves call nothing of the module (but each other).
+ * The one call up: rdma_mcm_observe.c sends the netlink family's events
+ * (rdma_mcm_nl_*_event()) where a change happens, as devlink and ethtool
+ * notify from their cores. Below a face, nothing knows a face's types:
+ * what the manager asks of one goes through struct rdma_mcm_face (the
+ * views' filters likewise through callbacks). rdma_mcm_main.c, which
+ * inits and exits every part in order, is above them all.
  *
  * Locking, outermost first:
  *   ctx->mutex          join, leave, close, slots, QP attach and detach,
@@ -353,7 +376,7 @@ struct rdma_mcm_ipmc {
  * @pending: RDMA_MCM_NOTIFY_* not yet delivered
  * @mlid: multicast LID
  * @cm_joined: rdma_cm holds a membership that leave must drop (see also
- *	@ipmc's @held)
+ *	@ipmc's @ipsock and @own: what rdma_mcm holds itself)
  * @qp_attached: @qp is attached to the group
  * @have_join: @mgid, @mlid and @qkey are valid
  * @ever_joined: its ULP was told of a JOINED (under the spinlock): a JOINED
@@ -614,6 +637,7 @@ void rdma_mcm_ctx_query(struct rdma_mcm_ctx *ctx,
 void rdma_mcm_ctx_lose_device(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx);
+int rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_flush(void);
 int rdma_mcm_ctx_init(void);
@@ -720,7 +744,6 @@ u64 rdma_mcm_backoff_due(const struct rdma_mcm_backend *be, u64 now_ms,
 void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_rejoin_work(struct work_struct *work);
 void rdma_mcm_rejoin_kick(struct rdma_mcm_ctx *ctx);
-int rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx);
 /* The shortest time between two looks (or checks) of a context's device */
 #define RDMA_MCM_LOOK_MIN_MS	250
 extern unsigned int rdma_mcm_rejoin_rate;
@@ -826,54 +849,11 @@ static inline void rdma_mcm_time_end(enum rdma_mcm_timed what, u64 start)
 		__rdma_mcm_time_end(what, start);
 }
 
-/* rdma_mcm_cdev.c: the /dev/rdma_mcm misc device */
-int rdma_mcm_cdev_register(void);
-void rdma_mcm_cdev_unregister(void);
-extern const struct file_operations rdma_mcm_cdev_fops;	/* for KUnit */
-
-/**
- * struct rdma_mcm_live - objects alive in the whole module
- * @contexts: open contexts
- * @members: memberships not yet freed
- * @slots: rdma_cm_ids the manager holds
- * @files: open files of the char device
- * @ucontexts: the char device's contexts (of all files)
- * @umembers: the char device's memberships (of all files)
- * @users: per-user accounts of the char device's limits
- * @ipsocks: kernel sockets holding IGMP/MLD memberships
- */
-struct rdma_mcm_live {
-	int contexts;
-	int members;
-	int slots;
-	int files;
-	int ucontexts;
-	int umembers;
-	int users;
-	int ipsocks;
-};
-
-/* Each part counts its own objects. */
-void rdma_mcm_core_live_objects(struct rdma_mcm_live *live);
-void rdma_mcm_cdev_live_objects(struct rdma_mcm_live *live);
-
-static inline void rdma_mcm_live_objects(struct rdma_mcm_live *live)
-{
-	memset(live, 0, sizeof(*live));
-	rdma_mcm_core_live_objects(live);
-	rdma_mcm_cdev_live_objects(live);
-}
-
-/* Live-object counters of the manager (rdma_mcm_ctx.c) */
-extern atomic_t rdma_mcm_live_contexts;
-extern atomic_t rdma_mcm_live_members;
-extern atomic_t rdma_mcm_live_slots;
-extern atomic_t rdma_mcm_live_ipsocks;
-
 /*
- * Fault injection. Every allocation on the open, join and create-context
- * paths (ours, and the ones rdma_cm makes for us) asks rdma_mcm_fail_alloc()
- * first and fails with -ENOMEM when told to. With CONFIG_FAULT_INJECTION
+ * Fault injection (the attribute is rdma_mcm_counters.c's). Every
+ * allocation on the open, join and create-context paths (ours, and the
+ * ones rdma_cm makes for us) asks rdma_mcm_fail_alloc() first and fails
+ * with -ENOMEM when told to. With CONFIG_FAULT_INJECTION
  * it is a fault_attr: the Nth call fails after "N > fail-nth" (the
  * task's current->fail_nth, which the KUnit fault cases use), or at the
  * rate set in debugfs rdma_mcm/fail_alloc/ with

@@ -247,7 +247,7 @@ struct rdma_mcm_membership *rdma_mcm_member_alloc(struct rdma_mcm_ctx *ctx,
 	     kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL_ACCOUNT);
 	if (!mb)
 		return NULL;
-	atomic_inc(&rdma_mcm_live_members);
+	rdma_mcm_live_inc(RDMA_MCM_LIVE_MEMBERS);
 	refcount_set(&mb->ref, 1);
 	mb->ctx = ctx;
 	mb->join_type = join_type;
@@ -273,7 +273,7 @@ void rdma_mcm_member_put(struct rdma_mcm_membership *mb)
 	rdma_mcm_ah_free(mb->ah);
 	rdma_mcm_ipmc_free(mb->ipmc);
 	kmem_cache_free(rdma_mcm_member_cache, mb);
-	atomic_dec(&rdma_mcm_live_members);
+	rdma_mcm_live_dec(RDMA_MCM_LIVE_MEMBERS);
 }
 
 /*

@@ -95,15 +95,18 @@ struct rdma_mcm_ufile {
 #endif
 };
 
-/* The backend of a file's contexts: rdma_cm's, or a KUnit test's */
+/*
+ * The backend of a file's contexts: a KUnit test's, or NULL for rdma_cm's
+ * (rdma_mcm_open_face() picks it: the char device never names a backend)
+ */
 static inline const struct rdma_mcm_backend *
 rdma_mcm_ufile_backend(const struct rdma_mcm_ufile *file)
 {
 #if IS_ENABLED(CONFIG_RDMA_MCM_KUNIT_TEST)
-	if (file->kunit.backend)
-		return file->kunit.backend;
+	return file->kunit.backend;
+#else
+	return NULL;
 #endif
-	return &rdma_mcm_rdma_cm_backend;
 }
 
 /* A callback of the file is done with @uev: a KUnit test's hook, if any */

@@ -265,7 +265,7 @@ static void rdma_mcm_owner_init(struct rdma_mcm_owner *owner,
  * @src: local source address
  * @ops: callbacks
  * @priv: passed to the callbacks
- * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
+ * @be: rdma_cm/verbs backend (a KUnit fake), or NULL for the real one
  * @face: what the manager may ask of the face that opens it (the char
  *	device's rdma_mcm_ufile_face), or NULL; must outlive the context
  * @flags: RDMA_MCM_OPEN_*, and the internal RDMA_MCM_OPEN_DIRECT and
@@ -289,7 +289,9 @@ struct rdma_mcm_ctx *rdma_mcm_open_face(struct net *net,
 	int ret;
 
 	might_sleep();
-	if (!net || !ops || !be ||
+	if (!be)
+		be = &rdma_mcm_rdma_cm_backend;
+	if (!net || !ops ||
 	    (flags & ~(RDMA_MCM_OPEN_HEAL | RDMA_MCM_OPEN_ROUTE |
 		       RDMA_MCM_OPEN_DIRECT | RDMA_MCM_OPEN_USER)))
 		return ERR_PTR(-EINVAL);
@@ -373,7 +375,8 @@ err_free:
  * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
  * @flags: as rdma_mcm_open_face()'s
  *
- * rdma_mcm_open_face() without a face: a kernel ULP's context.
+ * rdma_mcm_open_face() without a face: a kernel ULP's context; @be must
+ * not be NULL.
  *
  * Return: the context or an ERR_PTR().
  */
@@ -384,6 +387,8 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 					   const struct rdma_mcm_backend *be,
 					   u32 flags)
 {
+	if (!be)
+		return ERR_PTR(-EINVAL);
 	return rdma_mcm_open_face(net, src, ops, priv, be, NULL, flags);
 }
 

@@ -31,7 +31,8 @@
  * keeps), in layers from the top:
  *   faces    rdma_mcm_cdev*.c, rdma_mcm_netlink.c, rdma_mcm_debugfs.c, and
  *            the exported API (in ctx, member, join, state): call the
- *            views, the manager and the leaves
+ *            views, the manager and the leaves (the manager picks the
+ *            backend: a face passes none, or a KUnit test's)
  *   views    rdma_mcm_dump.c, rdma_mcm_observe.c: call the manager and
  *            the leaves
  *   manager  ctx, member, join, slot, notify, heal, state, ipmc, device,

@@ -24,38 +24,12 @@
 #include "rdma_mcm_cdev.h"
 #include "rdma_mcm_compat.h"
 
-unsigned int rdma_mcm_max_memberships = 131072;
-module_param_named(max_memberships, rdma_mcm_max_memberships, uint, 0644);
-MODULE_PARM_DESC(max_memberships,
-		 "memberships one open file may hold; more fail with ENOBUFS (default 131072)");
-
-unsigned int rdma_mcm_max_contexts = 256;
-module_param_named(max_contexts, rdma_mcm_max_contexts, uint, 0644);
-MODULE_PARM_DESC(max_contexts,
-		 "contexts one open file may hold; more fail with EMFILE (default 256)");
-
 static struct kmem_cache *rdma_mcm_umember_cache;
-
-/* Live objects of the char device, for debugfs and the tests' leak checks */
-static atomic_t rdma_mcm_live_files = ATOMIC_INIT(0);
-static atomic_t rdma_mcm_live_uctxs = ATOMIC_INIT(0);
-static atomic_t rdma_mcm_live_umembers = ATOMIC_INIT(0);
-
-/**
- * rdma_mcm_cdev_live_objects() - count the char device's live objects
- * @live: its files, contexts, memberships and user accounts are filled in
- */
-void rdma_mcm_cdev_live_objects(struct rdma_mcm_live *live)
-{
-	live->files = atomic_read(&rdma_mcm_live_files);
-	live->ucontexts = atomic_read(&rdma_mcm_live_uctxs);
-	live->umembers = atomic_read(&rdma_mcm_live_umembers);
-	live->users = rdma_mcm_user_live();
-}
 
 /*
  * Allocation and freeing of the file's objects: each allocation is a
- * fault-injection point, each object is counted while it lives.
+ * fault-injection point, each object is counted while it lives (in
+ * rdma_mcm_live[]).
  */
 struct rdma_mcm_uctx *rdma_mcm_uctx_alloc(void)
 {
@@ -68,14 +42,14 @@ struct rdma_mcm_uctx *rdma_mcm_uctx_alloc(void)
 	INIT_LIST_HEAD(&uctx->members);
 	uctx->removed.type = RDMA_MCM_EVENT_DEVICE_REMOVED;
 	uctx->added.type = RDMA_MCM_EVENT_DEVICE_ADDED;
-	atomic_inc(&rdma_mcm_live_uctxs);
+	rdma_mcm_live_inc(RDMA_MCM_LIVE_UCONTEXTS);
 	return uctx;
 }
 
 void rdma_mcm_uctx_free(struct rdma_mcm_uctx *uctx)
 {
 	kfree(uctx);
-	atomic_dec(&rdma_mcm_live_uctxs);
+	rdma_mcm_live_dec(RDMA_MCM_LIVE_UCONTEXTS);
 }
 
 struct rdma_mcm_umember *rdma_mcm_umember_alloc(void)
@@ -85,14 +59,14 @@ struct rdma_mcm_umember *rdma_mcm_umember_alloc(void)
 	um = rdma_mcm_fail_alloc() ? NULL :
 	     kmem_cache_zalloc(rdma_mcm_umember_cache, GFP_KERNEL_ACCOUNT);
 	if (um)
-		atomic_inc(&rdma_mcm_live_umembers);
+		rdma_mcm_live_inc(RDMA_MCM_LIVE_UMEMBERS);
 	return um;
 }
 
 void rdma_mcm_umember_free(struct rdma_mcm_umember *um)
 {
 	kmem_cache_free(rdma_mcm_umember_cache, um);
-	atomic_dec(&rdma_mcm_live_umembers);
+	rdma_mcm_live_dec(RDMA_MCM_LIVE_UMEMBERS);
 }
 
 static long rdma_mcm_cdev_ioctl(struct file *filp, unsigned int cmd,
@@ -126,7 +100,7 @@ static int rdma_mcm_cdev_open(struct inode *inode, struct file *filp)
 		rdma_mcm_user_put(user);
 		return -ENOMEM;
 	}
-	atomic_inc(&rdma_mcm_live_files);
+	rdma_mcm_live_inc(RDMA_MCM_LIVE_FILES);
 	mutex_init(&file->mutex);
 	file->user = user;
 	xa_init_flags(&file->contexts, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
@@ -159,7 +133,7 @@ static int rdma_mcm_cdev_release(struct inode *inode, struct file *filp)
 	rdma_mcm_user_put(file->user);
 	mutex_destroy(&file->mutex);
 	kfree(file);
-	atomic_dec(&rdma_mcm_live_files);
+	rdma_mcm_live_dec(RDMA_MCM_LIVE_FILES);
 	return 0;
 }
 

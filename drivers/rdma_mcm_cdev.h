@@ -5,7 +5,9 @@
  *   rdma_mcm_cdev.c         the misc device, open and release, ioctl dispatch
  *   rdma_mcm_cdev_cmds.c    the ioctl commands
  *   rdma_mcm_cdev_events.c  the file's event queue: callbacks in, read() out
- *   rdma_mcm_user.c         limits per user, across all of a user's files
+ *   rdma_mcm_limits.c       limits per file and per user, across all of a
+ *                           user's files (rdma_mcm_limits.h: the netlink
+ *                           family shows them too)
  *
  * Each open file owns its contexts and memberships. Commands are
  * serialised by the file's mutex; manager callbacks never take it (they
@@ -28,6 +30,7 @@
 #include <uapi/rdma/rdma_mcm_abi.h>
 
 #include "rdma_mcm_internal.h"
+#include "rdma_mcm_limits.h"
 
 struct rdma_mcm_user;
 struct rdma_mcm_uevent;
@@ -92,15 +95,18 @@ struct rdma_mcm_ufile {
 #endif
 };
 
-/* The backend of a file's contexts: rdma_cm's, or a KUnit test's */
+/*
+ * The backend of a file's contexts: a KUnit test's, or NULL for rdma_cm's
+ * (rdma_mcm_open_face() picks it: the char device never names a backend)
+ */
 static inline const struct rdma_mcm_backend *
 rdma_mcm_ufile_backend(const struct rdma_mcm_ufile *file)
 {
 #if IS_ENABLED(CONFIG_RDMA_MCM_KUNIT_TEST)
-	if (file->kunit.backend)
-		return file->kunit.backend;
+	return file->kunit.backend;
+#else
+	return NULL;
 #endif
-	return &rdma_mcm_rdma_cm_backend;
 }
 
 /* A callback of the file is done with @uev: a KUnit test's hook, if any */
@@ -209,8 +215,9 @@ struct rdma_mcm_umember {
 };
 
 /* rdma_mcm_cdev.c */
-extern unsigned int rdma_mcm_max_memberships;
-extern unsigned int rdma_mcm_max_contexts;
+int rdma_mcm_cdev_register(void);
+void rdma_mcm_cdev_unregister(void);
+extern const struct file_operations rdma_mcm_cdev_fops;	/* for KUnit */
 struct rdma_mcm_uctx *rdma_mcm_uctx_alloc(void);
 void rdma_mcm_uctx_free(struct rdma_mcm_uctx *uctx);
 struct rdma_mcm_umember *rdma_mcm_umember_alloc(void);
@@ -222,11 +229,11 @@ int rdma_mcm_cdev_kunit_open(struct file *filp,
 
 /* rdma_mcm_cdev_events.c */
 extern const struct rdma_mcm_ops rdma_mcm_ufile_ops;
+extern const struct rdma_mcm_face rdma_mcm_ufile_face;
 u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
 			  struct rdma_mcm_umember *um, struct rdma_mcm_ctx *ctx);
 void rdma_mcm_purge_uctx(struct rdma_mcm_ufile *file,
 			 struct rdma_mcm_uctx *uctx);
-u32 rdma_mcm_umember_queued(const struct rdma_mcm_umember *um);
 int rdma_mcm_set_events(struct rdma_mcm_ufile *file, u64 *mask, u32 *size);
 ssize_t rdma_mcm_cdev_read(struct file *filp, char __user *buf, size_t len,
 			   loff_t *pos);
@@ -237,22 +244,5 @@ void rdma_mcm_destroy_uctx(struct rdma_mcm_uctx *uctx);
 long rdma_mcm_cdev_dispatch(struct rdma_mcm_ufile *file, unsigned int cmd,
 			    void __user *argp);
 void rdma_mcm_abi_layout_check(void);
-
-/* rdma_mcm_user.c */
-enum rdma_mcm_user_res {
-	RDMA_MCM_USER_CONTEXTS,
-	RDMA_MCM_USER_MEMBERSHIPS,
-	RDMA_MCM_USER_SOURCES,
-	RDMA_MCM_USER_NR_RES,
-};
-
-struct rdma_mcm_user *rdma_mcm_user_get(const struct cred *cred);
-void rdma_mcm_user_put(struct rdma_mcm_user *user);
-int rdma_mcm_user_charge(struct rdma_mcm_user *user,
-			 enum rdma_mcm_user_res res, unsigned int n);
-void rdma_mcm_user_uncharge(struct rdma_mcm_user *user,
-			    enum rdma_mcm_user_res res, unsigned int n);
-int rdma_mcm_user_live(void);
-void rdma_mcm_user_limits(u32 *contexts, u32 *memberships, u32 *sources);
 
 #endif /* _RDMA_MCM_CDEV_H */

@@ -159,12 +159,13 @@ static int rdma_mcm_cmd_create_ctx(struct rdma_mcm_ufile *file,
 		goto err_free;
 	}
 	/* its callbacks only queue events: JOINED may skip the work */
-	uctx->ctx = rdma_mcm_open_backend(file->net, (struct sockaddr *)&src,
-					  &rdma_mcm_ufile_ops, uctx,
-					  rdma_mcm_ufile_backend(file),
-					  rdma_mcm_ctx_flags(arg->flags) |
-					  RDMA_MCM_OPEN_DIRECT |
-					  RDMA_MCM_OPEN_USER);
+	uctx->ctx = rdma_mcm_open_face(file->net, (struct sockaddr *)&src,
+				       &rdma_mcm_ufile_ops, uctx,
+				       rdma_mcm_ufile_backend(file),
+				       &rdma_mcm_ufile_face,
+				       rdma_mcm_ctx_flags(arg->flags) |
+				       RDMA_MCM_OPEN_DIRECT |
+				       RDMA_MCM_OPEN_USER);
 	if (IS_ERR(uctx->ctx)) {
 		ret = PTR_ERR(uctx->ctx);
 		xa_erase(&file->contexts, uctx->id);

@@ -272,20 +272,24 @@ u32 rdma_mcm_purge_member(struct rdma_mcm_ufile *file,
 	return reported;
 }
 
-/**
- * rdma_mcm_umember_queued() - events of a membership not yet read
- * @um: the membership
- *
- * A snapshot for the netlink dump, read without the file's lock.
- *
- * Return: how many of its events are queued.
+/*
+ * How many events of a membership (@context: its struct rdma_mcm_umember)
+ * are queued, not yet read: a snapshot for the netlink dump, read under
+ * the context's spinlock without the file's lock.
  */
-u32 rdma_mcm_umember_queued(const struct rdma_mcm_umember *um)
+static u32 rdma_mcm_umember_queued(const void *context)
 {
+	const struct rdma_mcm_umember *um = context;
+
 	/* racy by design: a dump is a snapshot, and a bool cannot tear */
 	return data_race(um->joined.queued + um->error.queued +
 			 um->rejoining.queued + um->rejoined.queued);
 }
+
+/* What the manager may ask of the char device about its contexts */
+const struct rdma_mcm_face rdma_mcm_ufile_face = {
+	.queued = rdma_mcm_umember_queued,
+};
 
 /**
  * rdma_mcm_purge_uctx() - take a closed context's own events off the queue

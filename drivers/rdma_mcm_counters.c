@@ -9,8 +9,16 @@
  * reload) keeps counting where it was, as an administrator reading them
  * across the reset expects; at most RDMA_MCM_DEV_COUNTERS_MAX names are
  * kept, later ones count module-wide only.
+ *
+ * Also what the module keeps of itself for its tests and debugfs, which
+ * every part may touch (a leaf: it calls nothing of the module): the
+ * objects alive, one counter per kind that the part owning the kind
+ * keeps (rdma_mcm_live[]), and the fault-injection point of every
+ * allocation (rdma_mcm_fail_alloc()).
  */
+#include <linux/atomic.h>
 #include <linux/errno.h>
+#include <linux/fault-inject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -28,6 +36,27 @@ struct rdma_mcm_dev_counters {
 
 struct rdma_mcm_counters rdma_mcm_global_counters;
 atomic64_t rdma_mcm_events_lost = ATOMIC64_INIT(0);
+atomic_t rdma_mcm_live[RDMA_MCM_LIVE_NR];
+
+#ifdef CONFIG_FAULT_INJECTION
+DECLARE_FAULT_ATTR(rdma_mcm_fail_alloc_attr);
+#endif
+
+/**
+ * rdma_mcm_live_objects() - a snapshot of the objects alive in the module
+ * @live: filled in from rdma_mcm_live[]
+ */
+void rdma_mcm_live_objects(struct rdma_mcm_live *live)
+{
+	live->contexts = rdma_mcm_live_read(RDMA_MCM_LIVE_CONTEXTS);
+	live->members = rdma_mcm_live_read(RDMA_MCM_LIVE_MEMBERS);
+	live->slots = rdma_mcm_live_read(RDMA_MCM_LIVE_SLOTS);
+	live->ipsocks = rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS);
+	live->files = rdma_mcm_live_read(RDMA_MCM_LIVE_FILES);
+	live->ucontexts = rdma_mcm_live_read(RDMA_MCM_LIVE_UCONTEXTS);
+	live->umembers = rdma_mcm_live_read(RDMA_MCM_LIVE_UMEMBERS);
+	live->users = rdma_mcm_live_read(RDMA_MCM_LIVE_USERS);
+}
 
 static DEFINE_MUTEX(rdma_mcm_dev_counters_lock);	/* the list */
 static LIST_HEAD(rdma_mcm_dev_counters_list);

@@ -10,11 +10,11 @@
  * Losing the device, in the context's work (one place, whatever started
  * it: rdma_mcm's ib_client, rdma_cm's DEVICE_REMOVAL event, or an id that
  * landed on another device, or an address that moved):
- *   1. under the mutex: every attached QP is detached, every address
- *      handle's GID reference dropped, every JOINING or JOINED membership
- *      goes to ERROR with -ENODEV (a healing context's to WAITING, on the
- *      list of those waiting for a device), the context forgets its
- *      device;
+ *   1. under the mutex: every JOINING or JOINED membership goes to
+ *      ERROR with -ENODEV (a healing context's to WAITING, on the list of
+ *      those waiting for a device), every membership lets go of the
+ *      device (attached QPs detached, address handles' GID references
+ *      dropped), the context forgets its device;
  *   2. the ULP's ->error() (->rejoining()) callbacks run, then
  *      ->device_removed(), once;
  *   3. the rdma_cm_ids are destroyed, which lets rdma_cm's removal finish.
@@ -42,14 +42,6 @@
 #include "rdma_mcm_internal.h"
 
 struct workqueue_struct *rdma_mcm_wq;
-atomic_t rdma_mcm_live_contexts = ATOMIC_INIT(0);
-atomic_t rdma_mcm_live_members = ATOMIC_INIT(0);
-atomic_t rdma_mcm_live_slots = ATOMIC_INIT(0);
-atomic_t rdma_mcm_live_ipsocks = ATOMIC_INIT(0);
-
-#ifdef CONFIG_FAULT_INJECTION
-DECLARE_FAULT_ATTR(rdma_mcm_fail_alloc_attr);
-#endif
 
 /* The last reference: the work must not run, nothing may be left. */
 static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
@@ -71,7 +63,7 @@ static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 	put_net(ctx->net);
 	mem_cgroup_put(ctx->memcg);
 	kfree(ctx);
-	atomic_dec(&rdma_mcm_live_contexts);
+	rdma_mcm_live_dec(RDMA_MCM_LIVE_CONTEXTS);
 	module_put(THIS_MODULE);
 }
 
@@ -130,10 +122,10 @@ void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx)
  * rdma_mcm_ctx_take_device() - step 1 of losing the device
  * @ctx: the context
  *
- * Detaches every QP, drops every address handle's GID reference, fails
- * every JOINING and JOINED membership with -ENODEV and queues
- * ->device_removed(). Does nothing on a closing context or one that lost
- * its device already.
+ * Fails every JOINING and JOINED membership with -ENODEV (or makes it
+ * wait), detaches every QP, drops every address handle's GID reference
+ * (rdma_mcm_member_lose_device()) and queues ->device_removed(). Does
+ * nothing on a closing context or one that lost its device already.
  *
  * Context: the context's work.
  */
@@ -268,12 +260,14 @@ static void rdma_mcm_owner_init(struct rdma_mcm_owner *owner,
 }
 
 /**
- * rdma_mcm_open_backend() - open a context on a given backend
+ * rdma_mcm_open_face() - open a context on a given backend, for a face
  * @net: network namespace
  * @src: local source address
  * @ops: callbacks
  * @priv: passed to the callbacks
- * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
+ * @be: rdma_cm/verbs backend (a KUnit fake), or NULL for the real one
+ * @face: what the manager may ask of the face that opens it (the char
+ *	device's rdma_mcm_ufile_face), or NULL; must outlive the context
  * @flags: RDMA_MCM_OPEN_*, and the internal RDMA_MCM_OPEN_DIRECT and
  *	RDMA_MCM_OPEN_USER
  *
@@ -281,12 +275,13 @@ static void rdma_mcm_owner_init(struct rdma_mcm_owner *owner,
  *
  * Return: the context or an ERR_PTR().
  */
-struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
-					   const struct sockaddr *src,
-					   const struct rdma_mcm_ops *ops,
-					   void *priv,
-					   const struct rdma_mcm_backend *be,
-					   u32 flags)
+struct rdma_mcm_ctx *rdma_mcm_open_face(struct net *net,
+					const struct sockaddr *src,
+					const struct rdma_mcm_ops *ops,
+					void *priv,
+					const struct rdma_mcm_backend *be,
+					const struct rdma_mcm_face *face,
+					u32 flags)
 {
 	struct rdma_mcm_slot *slot;
 	struct rdma_mcm_ctx *ctx;
@@ -294,7 +289,9 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	int ret;
 
 	might_sleep();
-	if (!net || !ops || !be ||
+	if (!be)
+		be = &rdma_mcm_rdma_cm_backend;
+	if (!net || !ops ||
 	    (flags & ~(RDMA_MCM_OPEN_HEAL | RDMA_MCM_OPEN_ROUTE |
 		       RDMA_MCM_OPEN_DIRECT | RDMA_MCM_OPEN_USER)))
 		return ERR_PTR(-EINVAL);
@@ -320,6 +317,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	ctx->ops = ops;
 	ctx->priv = priv;
 	ctx->be = be;
+	ctx->face = face;
 	mutex_init(&ctx->mutex);
 	spin_lock_init(&ctx->lock);
 	ctx->members = RB_ROOT;
@@ -335,7 +333,7 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 	INIT_WORK(&ctx->work, rdma_mcm_work);
 	INIT_WORK(&ctx->free_work, rdma_mcm_free_work);
 	init_waitqueue_head(&ctx->cb_wq);
-	atomic_inc(&rdma_mcm_live_contexts);
+	rdma_mcm_live_inc(RDMA_MCM_LIVE_CONTEXTS);
 
 	ret = rdma_mcm_fail_alloc() ? -ENOMEM : rdma_mcm_registry_add(ctx);
 	if (ret) {
@@ -366,6 +364,32 @@ struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 err_free:
 	kfree(ctx);
 	return ERR_PTR(ret);
+}
+
+/**
+ * rdma_mcm_open_backend() - open a context on a given backend
+ * @net: network namespace
+ * @src: local source address
+ * @ops: callbacks
+ * @priv: passed to the callbacks
+ * @be: rdma_cm/verbs backend (the real one, or a KUnit fake)
+ * @flags: as rdma_mcm_open_face()'s
+ *
+ * rdma_mcm_open_face() without a face: a kernel ULP's context; @be must
+ * not be NULL.
+ *
+ * Return: the context or an ERR_PTR().
+ */
+struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
+					   const struct sockaddr *src,
+					   const struct rdma_mcm_ops *ops,
+					   void *priv,
+					   const struct rdma_mcm_backend *be,
+					   u32 flags)
+{
+	if (!be)
+		return ERR_PTR(-EINVAL);
+	return rdma_mcm_open_face(net, src, ops, priv, be, NULL, flags);
 }
 
 /**
@@ -563,18 +587,6 @@ void rdma_mcm_flush(void)
 	flush_workqueue(rdma_mcm_wq);
 }
 
-/**
- * rdma_mcm_core_live_objects() - count the manager's live objects
- * @live: its contexts, members, slots and IGMP/MLD sockets are filled in
- */
-void rdma_mcm_core_live_objects(struct rdma_mcm_live *live)
-{
-	live->contexts = atomic_read(&rdma_mcm_live_contexts);
-	live->members = atomic_read(&rdma_mcm_live_members);
-	live->slots = atomic_read(&rdma_mcm_live_slots);
-	live->ipsocks = atomic_read(&rdma_mcm_live_ipsocks);
-}
-
 int rdma_mcm_ctx_init(void)
 {
 	rdma_mcm_wq = alloc_workqueue("rdma_mcm", WQ_UNBOUND, 0);
@@ -585,8 +597,8 @@ void rdma_mcm_ctx_exit(void)
 {
 	/* Also waits for a context's free work, which runs module code. */
 	destroy_workqueue(rdma_mcm_wq);
-	WARN_ON_ONCE(atomic_read(&rdma_mcm_live_contexts) ||
-		     atomic_read(&rdma_mcm_live_members) ||
-		     atomic_read(&rdma_mcm_live_slots) ||
-		     atomic_read(&rdma_mcm_live_ipsocks));
+	WARN_ON_ONCE(rdma_mcm_live_read(RDMA_MCM_LIVE_CONTEXTS) ||
+		     rdma_mcm_live_read(RDMA_MCM_LIVE_MEMBERS) ||
+		     rdma_mcm_live_read(RDMA_MCM_LIVE_SLOTS) ||
+		     rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS));
 }

@@ -14,14 +14,16 @@
  * leaves of other contexts go on; the context's own wait at most one
  * netlink message's worth of entries.
  */
+#include <linux/bitops.h>
 #include <linux/cred.h>
 #include <linux/inetdevice.h>
+#include <linux/lockdep.h>
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
 #include <net/addrconf.h>
 #include <net/net_namespace.h>
 
-#include "rdma_mcm_cdev.h"
+#include "rdma_mcm_internal.h"
 
 /**
  * rdma_mcm_may_see() - may a caller see a context and its memberships
@@ -207,18 +209,20 @@ int rdma_mcm_walk_contexts(const struct rdma_mcm_dump_filter *f,
  * rdma_mcm_member_queued() - events of a membership its owner has not had
  * @mb: the membership
  *
- * The manager's notifications not yet delivered, and for /dev/rdma_mcm the
- * events queued on the file, not yet read.
+ * The manager's notifications not yet delivered, and those the context's
+ * face queued and its owner has not read yet (for /dev/rdma_mcm, the
+ * events queued on the file: &rdma_mcm_face.queued).
  *
  * Context: @mb's context's spinlock held.
  * Return: their number.
  */
 u32 rdma_mcm_member_queued(const struct rdma_mcm_membership *mb)
 {
+	const struct rdma_mcm_face *face = mb->ctx->face;
 	u32 n = hweight8(mb->pending);
 
 	lockdep_assert_held(&mb->ctx->lock);
-	if (mb->ctx->ops == &rdma_mcm_ufile_ops && mb->context)
-		n += rdma_mcm_umember_queued(mb->context);
+	if (face && face->queued && mb->context)
+		n += face->queued(mb->context);
 	return n;
 }

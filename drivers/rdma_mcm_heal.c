@@ -44,10 +44,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/jiffies.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/workqueue.h>
 
 #include "rdma_mcm_internal.h"
 
@@ -154,40 +156,29 @@ static void rdma_mcm_wait_insert(struct rdma_mcm_ctx *ctx,
  * @device: it waits for a device (no backoff once one is found), else for
  *	its backoff
  *
- * Detaches its QP, leaves its group (rdma_cm's membership, and what
- * rdma_mcm holds itself: a source filter, MLD), gives its id's place back
- * and drops its address handle, then puts it on the waiting list.
- * Does nothing to a membership no longer waiting or already on the list.
+ * It lets go of its group (rdma_mcm_member_let_go(): QP detached,
+ * rdma_cm's membership left and what rdma_mcm holds itself, a source
+ * filter, MLD; its id's place given back, its address handle dropped),
+ * then goes on the waiting list. Does nothing to a membership no longer
+ * waiting, or already on the list (it let go when it went there).
  *
  * Context: process context, @ctx->mutex held.
  */
 void rdma_mcm_wait_start(struct rdma_mcm_ctx *ctx,
 			 struct rdma_mcm_membership *mb, bool device)
 {
-	struct rdma_ah_attr *ah = NULL;
 	bool waiting;
 
 	lockdep_assert_held(&ctx->mutex);
 	spin_lock_bh(&ctx->lock);
 	waiting = mb->state == RDMA_MCM_WAITING;
-	if (waiting) {
-		ah = mb->ah;
-		mb->ah = NULL;
+	if (waiting)
 		mb->have_join = false;
-	}
 	spin_unlock_bh(&ctx->lock);
-	rdma_mcm_ah_free(ah);
 	if (!waiting || !list_empty(&mb->wait_node))
 		return;
 
-	if (mb->qp_attached)
-		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
-	mb->qp_attached = false;
-	rdma_mcm_member_unjoin(ctx, mb, true);
-	if (mb->slot)
-		rdma_mcm_slot_put(ctx, mb->slot);
-	mb->slot = NULL;
-
+	rdma_mcm_member_let_go(ctx, mb, true, true);
 	if (device) {
 		mb->backoff_ms = 0;
 		mb->due_ms = 0;
@@ -234,6 +225,21 @@ void rdma_mcm_wait_stop(struct rdma_mcm_ctx *ctx,
 	list_del_init(&mb->wait_node);
 }
 
+/*
+ * Run @ctx's rejoins in @delay_ms: its rejoin work, on rdma_mcm's
+ * workqueue, unless the backend arms them itself (KUnit's fake). Any
+ * context but hard interrupt; does not sleep.
+ */
+static void rdma_mcm_rejoin_arm(struct rdma_mcm_ctx *ctx,
+				unsigned long delay_ms)
+{
+	if (ctx->be->arm)
+		ctx->be->arm(ctx->be, ctx, delay_ms);
+	else
+		mod_delayed_work(rdma_mcm_wq, &ctx->rejoin_work,
+				 msecs_to_jiffies(delay_ms));
+}
+
 /**
  * rdma_mcm_rejoin_kick() - run a context's rejoins now
  * @ctx: the context
@@ -242,7 +248,7 @@ void rdma_mcm_wait_stop(struct rdma_mcm_ctx *ctx,
  */
 void rdma_mcm_rejoin_kick(struct rdma_mcm_ctx *ctx)
 {
-	ctx->be->arm(ctx->be, ctx, 0);
+	rdma_mcm_rejoin_arm(ctx, 0);
 }
 
 /*
@@ -253,17 +259,14 @@ static bool rdma_mcm_rejoin_failed(struct rdma_mcm_ctx *ctx,
 				   struct rdma_mcm_membership *mb, int ret)
 {
 	bool device = ret == -ENODEV || ret == -EADDRNOTAVAIL;
+	bool waits;
 
 	lockdep_assert_held(&ctx->mutex);
+	/* its ULP was told REJOINING when it first waited: not again */
 	spin_lock_bh(&ctx->lock);
-	if (rdma_mcm_heals(ctx, ret)) {
-		rdma_mcm_set_state(mb, RDMA_MCM_WAITING, ret);
-	} else {
-		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, ret);
-		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
-	}
+	waits = rdma_mcm_mb_lost(ctx, mb, ret, false);
 	spin_unlock_bh(&ctx->lock);
-	if (mb->state == RDMA_MCM_WAITING)
+	if (waits)
 		rdma_mcm_wait_start(ctx, mb, device);
 	else
 		queue_work(rdma_mcm_wq, &ctx->work);
@@ -420,7 +423,7 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	       rdma_mcm_rejoin_due(ctx, now) : 0;
 	next = rdma_mcm_earliest(next, rdma_mcm_owed(ctx, now));
 	if (next)
-		ctx->be->arm(ctx->be, ctx, next > now ? next - now : 0);
+		rdma_mcm_rejoin_arm(ctx, next > now ? next - now : 0);
 	/*
 	 * A kick during this run (a device added, a GID change, a port
 	 * event) queued the work at once, and the arming above pushed that
@@ -431,7 +434,7 @@ void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx)
 	 */
 	owed = rdma_mcm_owed(ctx, now);
 	if (owed && (!next || owed < next))
-		ctx->be->arm(ctx->be, ctx, owed > now ? owed - now : 0);
+		rdma_mcm_rejoin_arm(ctx, owed > now ? owed - now : 0);
 	set_active_memcg(old_memcg);
 	mutex_unlock(&ctx->mutex);
 }

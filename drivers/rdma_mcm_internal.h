@@ -24,6 +24,30 @@
  *   rdma_mcm_timing.c   kernel time of joins and leaves (make bench)
  *   rdma_mcm_observe.h  counters, tracepoints, the netlink family (and the
  *                       files behind them)
+ *   rdma_mcm_cdev.h     the /dev/rdma_mcm char device (and its limits,
+ *                       rdma_mcm_limits.h)
+ *
+ * Who may call whom (a function another file defines, or a variable it
+ * keeps), in layers from the top:
+ *   faces    rdma_mcm_cdev*.c, rdma_mcm_netlink.c, rdma_mcm_debugfs.c, and
+ *            the exported API (in ctx, member, join, state): call the
+ *            views, the manager and the leaves (the manager picks the
+ *            backend: a face passes none, or a KUnit test's)
+ *   views    rdma_mcm_dump.c, rdma_mcm_observe.c: call the manager and
+ *            the leaves
+ *   manager  ctx, member, join, slot, notify, heal, state, ipmc, device,
+ *            ib_client: call each other, the backend (through ctx->be,
+ *            and rdma_mcm_open_flags()'s rdma_mcm_rdma_cm_backend), the
+ *            hooks of rdma_mcm_observe.c, and the leaves
+ *   backend  rdma_mcm_rdma_cm.c, rdma_mcm_net.c (struct rdma_mcm_backend)
+ *   leaves   addr, counters, timing, limits, compat.h, trace.h
+ * The backend and the leaves call nothing of the module (but each other).
+ * The one call up: rdma_mcm_observe.c sends the netlink family's events
+ * (rdma_mcm_nl_*_event()) where a change happens, as devlink and ethtool
+ * notify from their cores. Below a face, nothing knows a face's types:
+ * what the manager asks of one goes through struct rdma_mcm_face (the
+ * views' filters likewise through callbacks). rdma_mcm_main.c, which
+ * inits and exits every part in order, is above them all.
  *
  * Locking, outermost first:
  *   ctx->mutex          join, leave, close, slots, QP attach and detach,
@@ -136,7 +160,9 @@ union rdma_mcm_addr {
  *	rdma_cm's MULTICAST_JOIN would carry them
  * @now_ms: a monotonic clock in milliseconds (backoff, rate limit)
  * @random: a random number below @range (backoff jitter)
- * @arm: run @ctx's rejoins in @delay_ms
+ * @arm: optional; run @ctx's rejoins in @delay_ms in its place (NULL, the
+ *	real backend: rdma_mcm_heal.c arms the context's rejoin work itself;
+ *	KUnit's fake records the delay and runs the rejoins on its own clock)
  *
  * rdma_mcm_rdma_cm.c has the real one; KUnit replaces it with a fake that
  * completes, delays, fails or drops joins and delivers events from inside
@@ -194,6 +220,22 @@ void rdma_mcm_net_ip_leave(const struct rdma_mcm_backend *be, void *sock,
 int rdma_mcm_net_roce_ah(const struct rdma_mcm_backend *be,
 			 struct rdma_cm_id *id, const union ib_gid *mgid,
 			 struct rdma_ah_attr *ah);
+
+/**
+ * struct rdma_mcm_face - what the manager may ask of the face that opened
+ *	a context
+ * @queued: how many events of a membership (known by its ULP context) the
+ *	face queued and its owner has not read yet, a snapshot for the
+ *	netlink dump; called under the context's spinlock: it must not sleep
+ *	nor call the manager
+ *
+ * The char device's contexts have one (rdma_mcm_ufile_face); a kernel
+ * ULP's has none. The manager and the views know a face only through
+ * this, never by its types or its &rdma_mcm_ops.
+ */
+struct rdma_mcm_face {
+	u32 (*queued)(const void *context);
+};
 
 /**
  * struct rdma_mcm_notice - a place on a context's queue of notifications
@@ -324,7 +366,8 @@ struct rdma_mcm_ipmc {
  * @mgid: multicast GID
  * @handle: its handle in @ctx->members
  * @ref: references: the tables hold one, a callback in flight another
- * @state: see enum rdma_mcm_state; changed only by rdma_mcm_set_state()
+ * @state: see enum rdma_mcm_state; changed only by the transitions of
+ *	rdma_mcm_state.c
  * @status: the error in %RDMA_MCM_ERROR
  * @last_status: the last error or reason it had (kept when it recovers)
  * @qkey: Q_Key
@@ -334,7 +377,7 @@ struct rdma_mcm_ipmc {
  * @pending: RDMA_MCM_NOTIFY_* not yet delivered
  * @mlid: multicast LID
  * @cm_joined: rdma_cm holds a membership that leave must drop (see also
- *	@ipmc's @held)
+ *	@ipmc's @ipsock and @own: what rdma_mcm holds itself)
  * @qp_attached: @qp is attached to the group
  * @have_join: @mgid, @mlid and @qkey are valid
  * @ever_joined: its ULP was told of a JOINED (under the spinlock): a JOINED
@@ -397,6 +440,7 @@ struct rdma_mcm_membership {
  * @ops: the ULP's callbacks
  * @priv: the ULP's private pointer, passed to the callbacks
  * @be: rdma_cm/verbs backend
+ * @face: the face that opened it (rdma_mcm_open_face()), or NULL
  * @mutex: see the locking notes at the top of this file
  * @lock: see the locking notes at the top of this file
  * @members: handle -> member, a tree in the members (lookups under
@@ -476,6 +520,7 @@ struct rdma_mcm_ctx {
 	const struct rdma_mcm_ops *ops;
 	void *priv;
 	const struct rdma_mcm_backend *be;
+	const struct rdma_mcm_face *face;
 
 	struct mutex mutex;	/* see above */
 	spinlock_t lock;	/* see above */
@@ -530,8 +575,17 @@ struct rdma_mcm_ctx {
 /* rdma_mcm_state.c: the membership state machine */
 bool rdma_mcm_transition_valid(enum rdma_mcm_state from,
 			       enum rdma_mcm_state to);
-bool rdma_mcm_set_state(struct rdma_mcm_membership *mb, enum rdma_mcm_state to,
-			int status);
+void rdma_mcm_mb_joined(struct rdma_mcm_membership *mb);
+bool rdma_mcm_mb_lost(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
+		      int status, bool tell);
+void rdma_mcm_mb_failed(struct rdma_mcm_ctx *ctx,
+			struct rdma_mcm_membership *mb, int err, bool tell);
+void rdma_mcm_mb_rejoining(struct rdma_mcm_membership *mb);
+void rdma_mcm_mb_refused(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb, int err);
+void rdma_mcm_mb_leaving(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb);
+void rdma_mcm_mb_left(struct rdma_mcm_membership *mb);
 
 /* rdma_mcm_addr.c: address checks */
 int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
@@ -548,6 +602,13 @@ void rdma_mcm_addr_to_storage(const union rdma_mcm_addr *addr,
 size_t rdma_mcm_sockaddr_len(const struct sockaddr *sa);
 
 /* rdma_mcm_ctx.c: contexts */
+struct rdma_mcm_ctx *rdma_mcm_open_face(struct net *net,
+					const struct sockaddr *src,
+					const struct rdma_mcm_ops *ops,
+					void *priv,
+					const struct rdma_mcm_backend *be,
+					const struct rdma_mcm_face *face,
+					u32 flags);
 struct rdma_mcm_ctx *rdma_mcm_open_backend(struct net *net,
 					   const struct sockaddr *src,
 					   const struct rdma_mcm_ops *ops,
@@ -577,6 +638,7 @@ void rdma_mcm_ctx_query(struct rdma_mcm_ctx *ctx,
 void rdma_mcm_ctx_lose_device(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx);
+int rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ctx_destroy_ids(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_flush(void);
 int rdma_mcm_ctx_init(void);
@@ -626,6 +688,9 @@ rdma_mcm_member_next(struct rdma_mcm_membership *mb)
 
 struct rdma_ah_attr *rdma_mcm_ah_alloc(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_ah_free(struct rdma_ah_attr *ah);
+void rdma_mcm_member_let_go(struct rdma_mcm_ctx *ctx,
+			    struct rdma_mcm_membership *mb, bool cm_leave,
+			    bool give_slot);
 void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 			  struct rdma_mcm_membership *mb, bool cm_leave);
 void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
@@ -680,7 +745,6 @@ u64 rdma_mcm_backoff_due(const struct rdma_mcm_backend *be, u64 now_ms,
 void rdma_mcm_rejoin_run(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_rejoin_work(struct work_struct *work);
 void rdma_mcm_rejoin_kick(struct rdma_mcm_ctx *ctx);
-int rdma_mcm_look_for_device(struct rdma_mcm_ctx *ctx);
 /* The shortest time between two looks (or checks) of a context's device */
 #define RDMA_MCM_LOOK_MIN_MS	250
 extern unsigned int rdma_mcm_rejoin_rate;
@@ -786,54 +850,11 @@ static inline void rdma_mcm_time_end(enum rdma_mcm_timed what, u64 start)
 		__rdma_mcm_time_end(what, start);
 }
 
-/* rdma_mcm_cdev.c: the /dev/rdma_mcm misc device */
-int rdma_mcm_cdev_register(void);
-void rdma_mcm_cdev_unregister(void);
-extern const struct file_operations rdma_mcm_cdev_fops;	/* for KUnit */
-
-/**
- * struct rdma_mcm_live - objects alive in the whole module
- * @contexts: open contexts
- * @members: memberships not yet freed
- * @slots: rdma_cm_ids the manager holds
- * @files: open files of the char device
- * @ucontexts: the char device's contexts (of all files)
- * @umembers: the char device's memberships (of all files)
- * @users: per-user accounts of the char device's limits
- * @ipsocks: kernel sockets holding IGMP/MLD memberships
- */
-struct rdma_mcm_live {
-	int contexts;
-	int members;
-	int slots;
-	int files;
-	int ucontexts;
-	int umembers;
-	int users;
-	int ipsocks;
-};
-
-/* Each part counts its own objects. */
-void rdma_mcm_core_live_objects(struct rdma_mcm_live *live);
-void rdma_mcm_cdev_live_objects(struct rdma_mcm_live *live);
-
-static inline void rdma_mcm_live_objects(struct rdma_mcm_live *live)
-{
-	memset(live, 0, sizeof(*live));
-	rdma_mcm_core_live_objects(live);
-	rdma_mcm_cdev_live_objects(live);
-}
-
-/* Live-object counters of the manager (rdma_mcm_ctx.c) */
-extern atomic_t rdma_mcm_live_contexts;
-extern atomic_t rdma_mcm_live_members;
-extern atomic_t rdma_mcm_live_slots;
-extern atomic_t rdma_mcm_live_ipsocks;
-
 /*
- * Fault injection. Every allocation on the open, join and create-context
- * paths (ours, and the ones rdma_cm makes for us) asks rdma_mcm_fail_alloc()
- * first and fails with -ENOMEM when told to. With CONFIG_FAULT_INJECTION
+ * Fault injection (the attribute is rdma_mcm_counters.c's). Every
+ * allocation on the open, join and create-context paths (ours, and the
+ * ones rdma_cm makes for us) asks rdma_mcm_fail_alloc() first and fails
+ * with -ENOMEM when told to. With CONFIG_FAULT_INJECTION
  * it is a fault_attr: the Nth call fails after "N > fail-nth" (the
  * task's current->fail_nth, which the KUnit fault cases use), or at the
  * rate set in debugfs rdma_mcm/fail_alloc/ with

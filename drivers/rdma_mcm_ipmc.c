@@ -224,7 +224,7 @@ static struct rdma_mcm_ipsock *rdma_mcm_ipsock_open(struct rdma_mcm_ctx *ctx,
 	ips->ifindex = ifindex;
 	ips->room = room;
 	INIT_LIST_HEAD(&ips->node);
-	atomic_inc(&rdma_mcm_live_ipsocks);
+	rdma_mcm_live_inc(RDMA_MCM_LIVE_IPSOCKS);
 	return ips;
 }
 
@@ -234,7 +234,7 @@ static void rdma_mcm_ipsock_close(struct rdma_mcm_ctx *ctx,
 	list_del(&ips->node);
 	ctx->be->ip_close(ctx->be, ips->sock);
 	kfree(ips);
-	atomic_dec(&rdma_mcm_live_ipsocks);
+	rdma_mcm_live_dec(RDMA_MCM_LIVE_IPSOCKS);
 }
 
 /* A place for one more membership in @ips: off the free list when full */

@@ -167,8 +167,7 @@ int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
 
 	lockdep_assert_held(&ctx->mutex);
 	spin_lock_bh(&ctx->lock);
-	rdma_mcm_set_state(mb, RDMA_MCM_JOINING, 0);
-	rdma_mcm_observe_rejoin(mb);
+	rdma_mcm_mb_rejoining(mb);
 	spin_unlock_bh(&ctx->lock);
 	/* a healing context may have moved to a port without multicast */
 	if (!ctx->mcast)
@@ -243,10 +242,8 @@ static int __rdma_mcm_join(struct rdma_mcm_ctx *ctx,
 	if (ret) {
 		spin_lock_bh(&ctx->lock);
 		/* a failed join's queued event is dropped: unqueue, unpublish */
-		rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
-		rdma_mcm_unnotify(ctx, mb);
+		rdma_mcm_mb_refused(ctx, mb, ret);
 		rdma_mcm_handle_del(ctx, mb);
-		rdma_mcm_observe_join_refused(mb, ret);
 		spin_unlock_bh(&ctx->lock);
 		goto err_slot;
 	}
@@ -416,10 +413,9 @@ int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp)
 			continue;
 		}
 		ret = ret ?: err;
-		rdma_mcm_member_unjoin(ctx, mb, true);
+		rdma_mcm_member_let_go(ctx, mb, true, false);
 		spin_lock_bh(&ctx->lock);
-		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, err);
-		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
+		rdma_mcm_mb_failed(ctx, mb, err, true);
 		spin_unlock_bh(&ctx->lock);
 		notified = true;
 	}

@@ -12,6 +12,7 @@
 #include <linux/init.h>
 
 #include <rdma/rdma_mcm.h>
+#include "rdma_mcm_cdev.h"
 #include "rdma_mcm_internal.h"
 
 static int __init rdma_mcm_init(void)

@@ -247,7 +247,7 @@ struct rdma_mcm_membership *rdma_mcm_member_alloc(struct rdma_mcm_ctx *ctx,
 	     kmem_cache_zalloc(rdma_mcm_member_cache, GFP_KERNEL_ACCOUNT);
 	if (!mb)
 		return NULL;
-	atomic_inc(&rdma_mcm_live_members);
+	rdma_mcm_live_inc(RDMA_MCM_LIVE_MEMBERS);
 	refcount_set(&mb->ref, 1);
 	mb->ctx = ctx;
 	mb->join_type = join_type;
@@ -273,7 +273,7 @@ void rdma_mcm_member_put(struct rdma_mcm_membership *mb)
 	rdma_mcm_ah_free(mb->ah);
 	rdma_mcm_ipmc_free(mb->ipmc);
 	kmem_cache_free(rdma_mcm_member_cache, mb);
-	atomic_dec(&rdma_mcm_live_members);
+	rdma_mcm_live_dec(RDMA_MCM_LIVE_MEMBERS);
 }
 
 /*
@@ -321,57 +321,77 @@ static void rdma_mcm_fill_info(struct rdma_mcm_membership *mb,
 }
 
 /**
+ * rdma_mcm_member_let_go() - let go of what a membership holds of its group
+ * @ctx: the context
+ * @mb: the membership, no longer JOINING or JOINED (or its attach failed)
+ * @cm_leave: leave rdma_cm's membership; false when its id is about to be
+ *	destroyed, which leaves it anyway
+ * @give_slot: give its place on its id back (false: it keeps the id, to
+ *	be left later, or the id goes with its device)
+ *
+ * Detaches the QP (before the group is left, as librdmacm does), leaves
+ * the group (rdma_mcm_member_unjoin(): rdma_cm's membership, and what
+ * rdma_mcm holds itself), gives its id's place back, and drops the join's
+ * address handle attributes. Their GID table reference goes now, under
+ * the mutex, not with the last reference: a device must not wait on (nor
+ * be outlived by) a membership that left it, or a caller of
+ * rdma_mcm_leave() still in its barrier; a callback in flight holds a
+ * reference of its own. What the membership does not hold is skipped.
+ *
+ * Context: process context, @ctx->mutex held.
+ */
+void rdma_mcm_member_let_go(struct rdma_mcm_ctx *ctx,
+			    struct rdma_mcm_membership *mb, bool cm_leave,
+			    bool give_slot)
+{
+	struct rdma_ah_attr *ah;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (mb->qp_attached)
+		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
+	mb->qp_attached = false;
+	rdma_mcm_member_unjoin(ctx, mb, cm_leave);
+	if (give_slot && mb->slot) {
+		rdma_mcm_slot_put(ctx, mb->slot);
+		mb->slot = NULL;
+	}
+	spin_lock_bh(&ctx->lock);
+	ah = mb->ah;
+	mb->ah = NULL;
+	spin_unlock_bh(&ctx->lock);
+	rdma_mcm_ah_free(ah);
+}
+
+/**
  * rdma_mcm_member_drop() - take a membership out of its context
  * @ctx: the context
  * @mb: the membership
  * @cm_leave: leave rdma_cm's membership; false when its id is about to be
  *	destroyed, which leaves it anyway
  *
- * No more notifications, QP detached (before the group is left, as
- * librdmacm does), out of the tables. The caller waits for a callback in
- * flight and drops the tables' reference.
+ * No more notifications, out of the tables, then it lets go of its group
+ * (rdma_mcm_member_let_go()) and is LEFT. The caller waits for a callback
+ * in flight and drops the tables' reference.
  *
  * Context: process context, @ctx->mutex held.
  */
 void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
 			  struct rdma_mcm_membership *mb, bool cm_leave)
 {
-	struct rdma_ah_attr *ah;
-	int from;
-
 	lockdep_assert_held(&ctx->mutex);
 
 	rdma_mcm_wait_stop(ctx, mb);
 	spin_lock_bh(&ctx->lock);
-	from = mb->state;
-	rdma_mcm_set_state(mb, RDMA_MCM_LEAVING, 0);
-	rdma_mcm_observe_leave(mb, from);
-	rdma_mcm_unnotify(ctx, mb);
-	/*
-	 * The GID reference goes now, under the mutex, not with the last
-	 * reference: once out of the tables, a device's loss no longer sees
-	 * this member, and the device must not wait on (nor be outlived by)
-	 * a caller still in the barrier below. A callback in flight holds a
-	 * reference of its own.
-	 */
-	ah = mb->ah;
-	mb->ah = NULL;
+	rdma_mcm_mb_leaving(ctx, mb);
 	/* no event, query or list finds it from now on */
 	rdma_mcm_handle_del(ctx, mb);
 	spin_unlock_bh(&ctx->lock);
-	rdma_mcm_ah_free(ah);
 	rdma_mcm_group_del(ctx, mb);
 
-	if (mb->qp_attached)
-		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
-	mb->qp_attached = false;
-	rdma_mcm_member_unjoin(ctx, mb, cm_leave);
-	if (mb->slot)
-		rdma_mcm_slot_put(ctx, mb->slot);
-	mb->slot = NULL;
+	rdma_mcm_member_let_go(ctx, mb, cm_leave, true);
 
 	spin_lock_bh(&ctx->lock);
-	rdma_mcm_set_state(mb, RDMA_MCM_LEFT, 0);
+	rdma_mcm_mb_left(mb);
 	spin_unlock_bh(&ctx->lock);
 }
 
@@ -380,40 +400,29 @@ void rdma_mcm_member_drop(struct rdma_mcm_ctx *ctx,
  * @ctx: the context
  * @mb: the membership
  *
- * Detaches the QP, drops the address handle's GID table reference (it
- * must be gone before the device is, not when the ULP leaves), drops the
- * IGMP/MLD membership rdma_mcm holds for it, and fails a JOINING or JOINED
- * membership with -ENODEV. rdma_cm's membership goes with the ids.
+ * A JOINING or JOINED membership is lost with -ENODEV (rdma_mcm_mb_lost():
+ * it fails, or in a healing context waits for the next device); then,
+ * whatever its state, it lets go of the device: QP detached, the IGMP/MLD
+ * membership rdma_mcm holds for it dropped, the address handle's GID
+ * table reference dropped (it must be gone before the device is, not
+ * when the ULP leaves). rdma_cm's membership goes with the ids. The state
+ * changes first, so that no join event finds it JOINING once it let go.
  *
  * Context: the context's work, @ctx->mutex held.
  */
 void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
 				 struct rdma_mcm_membership *mb)
 {
-	bool heal = ctx->flags & RDMA_MCM_OPEN_HEAL;
-	struct rdma_ah_attr *ah;
-
 	lockdep_assert_held(&ctx->mutex);
-	if (mb->qp_attached)
-		ctx->be->detach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
-	mb->qp_attached = false;
-	rdma_mcm_member_unjoin(ctx, mb, false);
-	/* the ULP's QP is of the device: a new one comes by rdma_mcm_set_qp() */
-	if (heal)
-		mb->qp = NULL;
-
 	spin_lock_bh(&ctx->lock);
-	ah = mb->ah;
-	mb->ah = NULL;
 	mb->have_join = false;
-	if (mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED) {
-		rdma_mcm_set_state(mb, heal ? RDMA_MCM_WAITING : RDMA_MCM_ERROR,
-				   -ENODEV);
-		rdma_mcm_notify(ctx, mb, heal ? RDMA_MCM_NOTIFY_REJOINING :
-						RDMA_MCM_NOTIFY_ERROR);
-	}
+	if (mb->state == RDMA_MCM_JOINING || mb->state == RDMA_MCM_JOINED)
+		rdma_mcm_mb_lost(ctx, mb, -ENODEV, true);
 	spin_unlock_bh(&ctx->lock);
-	rdma_mcm_ah_free(ah);
+	rdma_mcm_member_let_go(ctx, mb, false, false);
+	/* the ULP's QP is of the device: a new one comes by rdma_mcm_set_qp() */
+	if (ctx->flags & RDMA_MCM_OPEN_HEAL)
+		mb->qp = NULL;
 	if (mb->state == RDMA_MCM_WAITING)
 		rdma_mcm_wait_for_device(ctx, mb);
 }

@@ -33,8 +33,10 @@
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
+#include <uapi/rdma/rdma_mcm_abi.h>
 
-#include "rdma_mcm_cdev.h"
+#include "rdma_mcm_internal.h"
+#include "rdma_mcm_limits.h"
 
 enum rdma_mcm_nl_mcgrp {
 	RDMA_MCM_NL_MCGRP_EVENTS,
@@ -472,9 +474,8 @@ static int rdma_mcm_nl_stats_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
-	limits[RDMA_MCM_LIMIT_FILE_MEMBERSHIPS] =
-		READ_ONCE(rdma_mcm_max_memberships);
-	limits[RDMA_MCM_LIMIT_FILE_CONTEXTS] = READ_ONCE(rdma_mcm_max_contexts);
+	rdma_mcm_file_limits(&limits[RDMA_MCM_LIMIT_FILE_MEMBERSHIPS],
+			     &limits[RDMA_MCM_LIMIT_FILE_CONTEXTS]);
 	rdma_mcm_user_limits(&limits[RDMA_MCM_LIMIT_USER_CONTEXTS],
 			     &limits[RDMA_MCM_LIMIT_USER_MEMBERSHIPS],
 			     &limits[RDMA_MCM_LIMIT_USER_SOURCES]);

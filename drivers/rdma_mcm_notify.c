@@ -153,18 +153,6 @@ static void rdma_mcm_join_info(struct rdma_mcm_membership *mb,
 }
 
 /*
- * The membership is joined (its QP, if any, attached): joined again, if its
- * ULP was told of a JOINED before.
- */
-static void rdma_mcm_joined(struct rdma_mcm_membership *mb)
-{
-	rdma_mcm_set_state(mb, RDMA_MCM_JOINED, 0);
-	if (mb->ever_joined)
-		mb->rejoins++;
-	mb->backoff_ms = 0;
-}
-
-/*
  * The callback marked running (rdma_mcm_cb_enter(), rdma_mcm_claim_now())
  * returned; the caller wakes ctx->cb_wq once it dropped the lock.
  */
@@ -197,7 +185,7 @@ static void rdma_mcm_claim_now(struct rdma_mcm_ctx *ctx,
 	lockdep_assert_held(&ctx->lock);
 	d->mb = mb;
 	d->rejoined = mb->ever_joined;
-	rdma_mcm_joined(mb);
+	rdma_mcm_mb_joined(mb);
 	mb->ever_joined = true;
 	rdma_mcm_join_info(mb, ah_attr, &d->info);
 	rdma_mcm_observe_deliver(ctx, mb, RDMA_MCM_NOTIFY_JOINED);
@@ -227,21 +215,6 @@ static void rdma_mcm_deliver_claimed(struct rdma_mcm_ctx *ctx,
 	if (kick)
 		queue_work(rdma_mcm_wq, &ctx->work);
 	rdma_mcm_member_put(d->mb);
-}
-
-/* A membership lost its group: it waits to join again, or fails. */
-static void rdma_mcm_mc_lost(struct rdma_mcm_ctx *ctx,
-			     struct rdma_mcm_membership *mb, int status)
-{
-	lockdep_assert_held(&ctx->lock);
-	if (rdma_mcm_heals(ctx, status)) {
-		/* the work lets go of the group, then waits */
-		rdma_mcm_set_state(mb, RDMA_MCM_WAITING, status);
-		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_REJOINING);
-	} else {
-		rdma_mcm_set_state(mb, RDMA_MCM_ERROR, status);
-		rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_ERROR);
-	}
 }
 
 /* What rdma_mcm_mc_event_locked() did with an event */
@@ -275,7 +248,9 @@ rdma_mcm_mc_event_locked(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot,
 	if (event->event != RDMA_CM_EVENT_MULTICAST_JOIN) {
 		if (mb->state != RDMA_MCM_JOINING && mb->state != RDMA_MCM_JOINED)
 			return RDMA_MCM_EV_DROPPED;
-		rdma_mcm_mc_lost(ctx, mb, rdma_mcm_mc_status(event->status));
+		/* a waiting one lets go of the group in the work, then waits */
+		rdma_mcm_mb_lost(ctx, mb, rdma_mcm_mc_status(event->status),
+				 true);
 		return RDMA_MCM_EV_QUEUED;
 	}
 
@@ -297,7 +272,7 @@ rdma_mcm_mc_event_locked(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot,
 		 * Joined, but the ULP could not be told how to send: a loss
 		 * like any -ENOMEM (a healing context joins it again)
 		 */
-		rdma_mcm_mc_lost(ctx, mb, -ENOMEM);
+		rdma_mcm_mb_lost(ctx, mb, -ENOMEM, true);
 		return RDMA_MCM_EV_QUEUED;
 	}
 	rdma_copy_ah_attr(*ah, ev_ah);
@@ -423,7 +398,7 @@ static void rdma_mcm_finish_join(struct rdma_mcm_ctx *ctx,
 	if (mb->qp && mb->join_type == RDMA_MCM_FULLMEMBER) {
 		ret = ctx->be->attach(ctx->be, mb->qp, &mb->mgid, mb->mlid);
 		if (ret)
-			rdma_mcm_member_unjoin(ctx, mb, true);
+			rdma_mcm_member_let_go(ctx, mb, true, false);
 		else
 			mb->qp_attached = true;
 	}
@@ -431,11 +406,12 @@ static void rdma_mcm_finish_join(struct rdma_mcm_ctx *ctx,
 	spin_lock_bh(&ctx->lock);
 	if (mb->state == RDMA_MCM_JOINING) {
 		if (ret) {
-			rdma_mcm_set_state(mb, RDMA_MCM_ERROR, ret);
+			/* its ERROR goes out in this pass, for its JOINED */
+			rdma_mcm_mb_failed(ctx, mb, ret, false);
 			*what = (*what & ~RDMA_MCM_NOTIFY_JOINED) |
 				RDMA_MCM_NOTIFY_ERROR;
 		} else {
-			rdma_mcm_joined(mb);
+			rdma_mcm_mb_joined(mb);
 		}
 	}
 	spin_unlock_bh(&ctx->lock);

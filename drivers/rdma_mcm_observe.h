@@ -70,7 +70,75 @@ struct rdma_mcm_owner {
 	u64 start_ns;
 };
 
+/**
+ * enum rdma_mcm_live_obj - the objects alive in the whole module
+ * @RDMA_MCM_LIVE_CONTEXTS: open contexts
+ * @RDMA_MCM_LIVE_MEMBERS: memberships not yet freed
+ * @RDMA_MCM_LIVE_SLOTS: rdma_cm_ids the manager holds
+ * @RDMA_MCM_LIVE_IPSOCKS: kernel sockets holding IGMP/MLD memberships
+ * @RDMA_MCM_LIVE_FILES: open files of the char device
+ * @RDMA_MCM_LIVE_UCONTEXTS: the char device's contexts (of all files)
+ * @RDMA_MCM_LIVE_UMEMBERS: the char device's memberships (of all files)
+ * @RDMA_MCM_LIVE_USERS: per-user accounts of the char device's limits
+ * @RDMA_MCM_LIVE_NR: their number
+ *
+ * Each part counts its own in rdma_mcm_live[] (rdma_mcm_counters.c), for
+ * debugfs, the netlink family's usage and the tests' leak checks.
+ */
+enum rdma_mcm_live_obj {
+	RDMA_MCM_LIVE_CONTEXTS,
+	RDMA_MCM_LIVE_MEMBERS,
+	RDMA_MCM_LIVE_SLOTS,
+	RDMA_MCM_LIVE_IPSOCKS,
+	RDMA_MCM_LIVE_FILES,
+	RDMA_MCM_LIVE_UCONTEXTS,
+	RDMA_MCM_LIVE_UMEMBERS,
+	RDMA_MCM_LIVE_USERS,
+	RDMA_MCM_LIVE_NR,
+};
+
+/**
+ * struct rdma_mcm_live - a snapshot of rdma_mcm_live[]
+ * @contexts: open contexts
+ * @members: memberships not yet freed
+ * @slots: rdma_cm_ids the manager holds
+ * @files: open files of the char device
+ * @ucontexts: the char device's contexts (of all files)
+ * @umembers: the char device's memberships (of all files)
+ * @users: per-user accounts of the char device's limits
+ * @ipsocks: kernel sockets holding IGMP/MLD memberships
+ */
+struct rdma_mcm_live {
+	int contexts;
+	int members;
+	int slots;
+	int files;
+	int ucontexts;
+	int umembers;
+	int users;
+	int ipsocks;
+};
+
 /* rdma_mcm_counters.c */
+extern atomic_t rdma_mcm_live[RDMA_MCM_LIVE_NR];
+
+static inline void rdma_mcm_live_inc(enum rdma_mcm_live_obj obj)
+{
+	atomic_inc(&rdma_mcm_live[obj]);
+}
+
+static inline void rdma_mcm_live_dec(enum rdma_mcm_live_obj obj)
+{
+	atomic_dec(&rdma_mcm_live[obj]);
+}
+
+static inline int rdma_mcm_live_read(enum rdma_mcm_live_obj obj)
+{
+	return atomic_read(&rdma_mcm_live[obj]);
+}
+
+void rdma_mcm_live_objects(struct rdma_mcm_live *live);
+
 extern struct rdma_mcm_counters rdma_mcm_global_counters;
 extern atomic64_t rdma_mcm_events_lost;
 

@@ -5,11 +5,9 @@
  * rdma_cm's errors to the ones it documents (rdma_mcm_member.c,
  * rdma_mcm_slot.c), so that the fake's errors go through the same map.
  */
-#include <linux/jiffies.h>
 #include <linux/random.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
-#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -86,13 +84,6 @@ static u32 mcm_cm_random(const struct rdma_mcm_backend *be, u32 range)
 	return range ? get_random_u32() % range : 0;
 }
 
-static void mcm_cm_arm(const struct rdma_mcm_backend *be,
-		       struct rdma_mcm_ctx *ctx, unsigned long delay_ms)
-{
-	mod_delayed_work(rdma_mcm_wq, &ctx->rejoin_work,
-			 msecs_to_jiffies(delay_ms));
-}
-
 const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend = {
 	.create_id	= mcm_cm_create_id,
 	.bind_addr	= mcm_cm_bind_addr,
@@ -109,5 +100,4 @@ const struct rdma_mcm_backend rdma_mcm_rdma_cm_backend = {
 	.roce_ah	= rdma_mcm_net_roce_ah,
 	.now_ms		= mcm_cm_now_ms,
 	.random		= mcm_cm_random,
-	.arm		= mcm_cm_arm,
 };

@@ -218,7 +218,7 @@ struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx)
 	list_add_tail(&slot->node, &ctx->slots);
 	list_add(&slot->free_node, &ctx->free_slots);
 	ctx->nr_slots++;
-	atomic_inc(&rdma_mcm_live_slots);
+	rdma_mcm_live_inc(RDMA_MCM_LIVE_SLOTS);
 	return slot;
 
 err_destroy:
@@ -245,7 +245,7 @@ void rdma_mcm_slot_destroy(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot)
 	ctx->nr_slots--;
 	ctx->be->destroy_id(ctx->be, slot->id);
 	kfree(slot);
-	atomic_dec(&rdma_mcm_live_slots);
+	rdma_mcm_live_dec(RDMA_MCM_LIVE_SLOTS);
 }
 
 /**

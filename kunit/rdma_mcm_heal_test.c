@@ -558,7 +558,7 @@ static void mcm_heal_close_from_rejoining(struct kunit *test)
 {
 	struct mcm_test *t = test->priv;
 	struct rdma_mcm_ctx *ctx = mcm_open_heal(test);
-	int before = atomic_read(&rdma_mcm_live_contexts);
+	int before = rdma_mcm_live_read(RDMA_MCM_LIVE_CONTEXTS);
 
 	t->fake->real_arm = true;
 	t->rec.close_on_rejoining = true;
@@ -571,7 +571,7 @@ static void mcm_heal_close_from_rejoining(struct kunit *test)
 	rdma_mcm_flush();
 	rdma_mcm_flush();		/* the free work */
 	KUNIT_EXPECT_EQ(test, t->rec.rejoining, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&rdma_mcm_live_contexts),
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_CONTEXTS),
 			before - 1);
 	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 2);
 	KUNIT_EXPECT_EQ(test, t->fake->live_ids, 0);

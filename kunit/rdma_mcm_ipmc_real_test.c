@@ -216,7 +216,7 @@ static void mcm_real_v6_group_on_roce_v2(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.state, RDMA_MCM_JOINED);
 	KUNIT_EXPECT_TRUE(test, info.joined_by_mcm);
 	KUNIT_EXPECT_TRUE(test, ipmc_v6_accepts(test, "ff1e::1:2", ""));
-	KUNIT_EXPECT_EQ(test, atomic_read(&rdma_mcm_live_ipsocks), 1);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 1);
 
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
 	KUNIT_EXPECT_FALSE(test, ipmc_v6_accepts(test, "ff1e::1:2", ""));

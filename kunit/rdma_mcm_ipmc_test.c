@@ -580,7 +580,7 @@ static void mcm_ipmc_bad_sources(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 0);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_joins, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&rdma_mcm_live_members), 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_MEMBERS), 0);
 	rdma_mcm_close(ctx);
 }
 
@@ -681,7 +681,7 @@ static void mcm_ipmc_join_failures_unwind(struct kunit *test)
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, t->rec.joined, 0);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&rdma_mcm_live_members), 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_MEMBERS), 0);
 	rdma_mcm_close(ctx);
 }
 

@@ -25,6 +25,7 @@
 #include <rdma/rdma_mcm.h>
 #include <uapi/rdma/rdma_mcm_abi.h>
 
+#include "../drivers/rdma_mcm_cdev.h"
 #include "../drivers/rdma_mcm_internal.h"
 #include "rdma_mcm_test_rxe.h"
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * rdma_mcm: limits per user, across all of a user's files of
- * /dev/rdma_mcm.
+ * rdma_mcm: the char device's limits: per file (max_memberships,
+ * max_contexts), and per user, across all of a user's files of
+ * /dev/rdma_mcm. A leaf: it calls nothing of the module; the char device
+ * enforces the limits, the netlink family shows them (rdma_mcm_limits.h).
  *
- * Per-file limits (max_memberships, max_contexts) do not bound a user who
- * opens many files. Each user has an account, keyed by user namespace and
- * effective uid, charged for every context and membership it creates, and
- * for every source of its source-specific joins; a charge beyond
+ * Per-file limits do not bound a user who opens many files. Each user
+ * has an account, keyed by user namespace and effective uid, charged for
+ * every context and membership it creates, and for every source of its
+ * source-specific joins; a charge beyond
  * max_user_contexts, max_user_memberships or max_user_sources fails with
  * -ENOSPC, as inotify's max_user_watches does. The sources have a limit
  * of their own because what they cost is not charged to the user's
@@ -34,7 +36,18 @@
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
 
-#include "rdma_mcm_cdev.h"
+#include "rdma_mcm_internal.h"
+#include "rdma_mcm_limits.h"
+
+unsigned int rdma_mcm_max_memberships = 131072;
+module_param_named(max_memberships, rdma_mcm_max_memberships, uint, 0644);
+MODULE_PARM_DESC(max_memberships,
+		 "memberships one open file may hold; more fail with ENOBUFS (default 131072)");
+
+unsigned int rdma_mcm_max_contexts = 256;
+module_param_named(max_contexts, rdma_mcm_max_contexts, uint, 0644);
+MODULE_PARM_DESC(max_contexts,
+		 "contexts one open file may hold; more fail with EMFILE (default 256)");
 
 static unsigned int max_user_contexts = 1024;
 module_param(max_user_contexts, uint, 0644);
@@ -71,7 +84,6 @@ struct rdma_mcm_user {
 
 static DEFINE_MUTEX(rdma_mcm_users_lock);	/* rdma_mcm_users */
 static DEFINE_HASHTABLE(rdma_mcm_users, 6);
-static atomic_t rdma_mcm_live_users = ATOMIC_INIT(0);
 
 static unsigned long rdma_mcm_user_hash(struct user_namespace *ns, kuid_t uid)
 {
@@ -91,7 +103,7 @@ static void __rdma_mcm_user_put(struct rdma_mcm_user *user)
 			WARN_ON_ONCE(atomic_read(&user->count[res]));
 		put_user_ns(user->ns);
 		kfree(user);
-		atomic_dec(&rdma_mcm_live_users);
+		rdma_mcm_live_dec(RDMA_MCM_LIVE_USERS);
 		user = parent;
 	}
 }
@@ -125,7 +137,7 @@ static struct rdma_mcm_user *__rdma_mcm_user_get(struct user_namespace *ns,
 	user->parent = parent;
 	refcount_set(&user->ref, 1);
 	hash_add(rdma_mcm_users, &user->node, key);
-	atomic_inc(&rdma_mcm_live_users);
+	rdma_mcm_live_inc(RDMA_MCM_LIVE_USERS);
 	return user;
 }
 
@@ -242,13 +254,14 @@ void rdma_mcm_user_uncharge(struct rdma_mcm_user *user,
 }
 
 /**
- * rdma_mcm_user_live() - accounts alive, for the tests' leak checks
- *
- * Return: the number of accounts.
+ * rdma_mcm_file_limits() - the per-file limits, for the netlink family
+ * @memberships: set to max_memberships
+ * @contexts: set to max_contexts
  */
-int rdma_mcm_user_live(void)
+void rdma_mcm_file_limits(u32 *memberships, u32 *contexts)
 {
-	return atomic_read(&rdma_mcm_live_users);
+	*memberships = READ_ONCE(rdma_mcm_max_memberships);
+	*contexts = READ_ONCE(rdma_mcm_max_contexts);
 }
 
 /**

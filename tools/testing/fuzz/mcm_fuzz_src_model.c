@@ -59,20 +59,6 @@ struct ipsrc {
 	uint8_t a[16];
 };
 
-static uint32_t fam_len(unsigned int family)
-{
-	switch (family) {
-	case AF_INET:
-		return sizeof(struct sockaddr_in);
-	case AF_INET6:
-		return sizeof(struct sockaddr_in6);
-	case AF_IB:
-		return sizeof(struct fuzz_sockaddr_ib);
-	default:
-		return 0;
-	}
-}
-
 /* rdma_mcm_addr_parse() of @len bytes at @a, at most 128 (the ioctl's) */
 static int addr_errno(const uint8_t *a, uint32_t len, int *family)
 {
@@ -82,9 +68,9 @@ static int addr_errno(const uint8_t *a, uint32_t len, int *family)
 		return EINVAL;
 	memcpy(&f, a, sizeof(f));
 	*family = f;
-	if (!fam_len(f))
+	if (!family_len(f))
 		return EAFNOSUPPORT;
-	return len < fam_len(f) ? EINVAL : 0;
+	return len < family_len(f) ? EINVAL : 0;
 }
 
 /*
@@ -112,10 +98,10 @@ static int is_multicast(int family, const uint8_t *sa)
 {
 	const struct sockaddr_in *sin = (const void *)sa;
 	const struct sockaddr_in6 *sin6 = (const void *)sa;
-	const struct fuzz_sockaddr_ib *sib = (const void *)sa;
+	const struct mcm_sockaddr_ib *sib = (const void *)sa;
 	struct sockaddr_in a4;
 	struct sockaddr_in6 a6;
-	struct fuzz_sockaddr_ib ib;
+	struct mcm_sockaddr_ib ib;
 
 	switch (family) {
 	case AF_INET:

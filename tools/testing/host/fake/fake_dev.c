@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fake_dev.h"
+#include "mcm_test.h"
 #include "rdma_mcm_priv.h"
 
 struct fake_dev fake = { .efd = -1 };
@@ -120,20 +121,6 @@ static void ready_sub(void)
 }
 
 /* --- addresses --------------------------------------------------------- */
-
-static size_t family_len(uint16_t family)
-{
-	switch (family) {
-	case AF_INET:
-		return sizeof(struct sockaddr_in);
-	case AF_INET6:
-		return sizeof(struct sockaddr_in6);
-	case AF_IB:
-		return MCM_SOCKADDR_IB_LEN;
-	default:
-		return 0;
-	}
-}
 
 static uint16_t addr_family(const uint8_t *addr)
 {

@@ -11,7 +11,7 @@
  *   an InfiniBand port, an AF_IB context                         EOPNOTSUPP
  *   for each source: a non-zero tail beyond the fake's struct    E2BIG
  *     a non-zero reserved, an addr_len the family does not fill  EINVAL
- *     a family other than AF_INET and AF_INET6                   EAFNOSUPPORT
+ *     a family the ABI does not take (AF_INET, AF_INET6, AF_IB)  EAFNOSUPPORT
  *     another family than the group's, not a unicast address
  *     (multicast, 0.0.0.0/8, ::, 255.255.255.255), given twice   EINVAL
  *   more than net.ipv4.igmp_max_msf / net.ipv6.mld_max_msf       ENOBUFS
@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "fake_dev.h"
+#include "mcm_test.h"
 
 static uint16_t family_of(const uint8_t *addr)
 {
@@ -32,12 +33,6 @@ static uint16_t family_of(const uint8_t *addr)
 
 	memcpy(&f, addr, sizeof(f));
 	return f;
-}
-
-static size_t family_len(uint16_t family)
-{
-	return family == AF_INET ? sizeof(struct sockaddr_in) :
-	       family == AF_INET6 ? sizeof(struct sockaddr_in6) : 0;
 }
 
 /* The address bytes of a sockaddr_in or _in6: 4 or 16 */

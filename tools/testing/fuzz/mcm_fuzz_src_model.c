@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 
 #include "mcm_fuzz.h"
+#include "mcm_model.h"
 
 /* ------------------------------------------------------------ joins */
 
@@ -58,20 +59,6 @@ struct ipsrc {
 	int family;
 	uint8_t a[16];
 };
-
-/* rdma_mcm_addr_parse() of @len bytes at @a, at most 128 (the ioctl's) */
-static int addr_errno(const uint8_t *a, uint32_t len, int *family)
-{
-	uint16_t f;
-
-	if (len > RDMA_MCM_ADDR_SIZE || len < sizeof(f))
-		return EINVAL;
-	memcpy(&f, a, sizeof(f));
-	*family = f;
-	if (!family_len(f))
-		return EAFNOSUPPORT;
-	return len < family_len(f) ? EINVAL : 0;
-}
 
 /*
  * Bytes readable of the @size at user address @p (a prefix: 0 for none),
@@ -117,19 +104,6 @@ static int is_multicast(int family, const uint8_t *sa)
 		memcpy(&ib, sib, sizeof(ib));
 		return ib.sib_addr[0] == 0xff;
 	}
-}
-
-/* A source the manager takes: unicast, as uapi.rst says */
-static int unicast(const struct ipsrc *s)
-{
-	static const uint8_t zero[16];
-	uint32_t a;
-
-	if (s->family == AF_INET6)
-		return memcmp(s->a, zero, 16) && s->a[0] != 0xff;
-	memcpy(&a, s->a, 4);
-	a = ntohl(a);
-	return (a >> 24) != 0 && (a >> 28) != 0xe && a != 0xffffffff;
 }
 
 /* What a join of @v on a context of @family (0: not known) gets */
@@ -246,7 +220,7 @@ manager:
 		snprintf(p.why, sizeof(p.why),
 			 "source %u: %s of family %d, not unicast or twice",
 			 i, ip, src[i].family);
-		if (src[i].family != gfam || !unicast(&src[i])) {
+		if (src[i].family != gfam || !source_unicast(src[i].family, src[i].a)) {
 			p.mgr = EINVAL;
 			return p;
 		}

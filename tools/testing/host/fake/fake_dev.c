@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fake_dev.h"
+#include "mcm_model.h"
 #include "mcm_test.h"
 #include "rdma_mcm_priv.h"
 
@@ -133,14 +134,9 @@ static uint16_t addr_family(const uint8_t *addr)
 /* Check an ABI address: 0, -EINVAL or -EAFNOSUPPORT, as the kernel */
 static int check_addr(const uint8_t *addr, uint32_t len)
 {
-	size_t need;
+	int family;
 
-	if (len < sizeof(uint16_t) || len > RDMA_MCM_ADDR_SIZE)
-		return -EINVAL;
-	need = family_len(addr_family(addr));
-	if (!need)
-		return -EAFNOSUPPORT;
-	return len < need ? -EINVAL : 0;
+	return -addr_errno(addr, len, &family);
 }
 
 /* The bytes naming a group, as the library's mcm_addr_key() */

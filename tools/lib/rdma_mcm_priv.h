@@ -171,7 +171,7 @@ extern MCM_HIDDEN const struct rdma_mcm_io rdma_mcm_dev_io;
  * @close: close(2) it
  *
  * mcm_nl_io points at the real sockets; the tests point it at a fake
- * kernel (tests/fake_nl.c).
+ * kernel (testing/host/fake/fake_nl.c).
  */
 struct mcm_nl_io {
 	int (*socket)(void *priv, int protocol, int at);
@@ -206,7 +206,7 @@ MCM_HIDDEN int mcm_nl_errno(int32_t error);
 /*
  * Bytes of one receive: a dump's datagram is at most 32 KiB, STATS_GET's
  * reply up to 82 KiB. The man pages give it once, in rdma_mcm_nl_open(3)
- * (EMSGSIZE), and tests/test_nl.c checks that they give this size.
+ * (EMSGSIZE), and testing/host/test_nl.c checks that they give this size.
  */
 #define MCM_GENL_BUF	(128 * 1024)
 

@@ -24,6 +24,9 @@
  *                        deleted and added again under a healing context
  *   mcm_abi_util.c       KTAP reporting and small helpers
  *
+ * The sysctl and module parameter readers and writers are the tests'
+ * shared ones (tools/testing/common/mcm_test.h).
+ *
  * mcm_mcfilter.c, in the same directory, is a program of its own: the VM
  * tests read /proc/net/mcfilter(6) whole through it (tools/testing/vm/
  * lib.sh), with a probe as mcm_abi_procnet.c's on veth0 and veth1.
@@ -37,9 +40,10 @@
 
 #include <rdma/rdma_mcm_abi.h>
 
+#include "mcm_test.h"
+
 #define SRC_ADDR	"192.0.2.2"	/* veth1, rxe1 */
 #define SRC_ADDR0	"192.0.2.1"	/* veth0, rxe0 */
-#define PARAMS		"/sys/module/rdma_mcm/parameters/"
 #define UAPI_RST	"/usr/libexec/rdma_mcm/uapi.rst"
 
 /* Fill bytes: what the caller wrote, to tell it from what the kernel did */
@@ -78,8 +82,6 @@ int ioctl_sized(int fd, unsigned long cmd, void *arg, size_t size);
 long live_count(const char *kind);
 int live_zero(void);
 int list_has_group(int fd, uint32_t ctx, const char *group);
-int set_param(const char *name, unsigned int value);
-long get_param(const char *name);
 int wait_readable(int fd, int ms);
 int igmp_lists(const char *hex);
 double now(void);
@@ -129,8 +131,6 @@ void join_arg(struct rdma_mcm_join *j, uint32_t ctx, const char *group,
 void join_fails(int fd, const struct rdma_mcm_join *j, int want,
 		const char *what);
 uint32_t join_works(int fd, struct rdma_mcm_join *j, const char *what);
-long read_long(const char *path);
-int write_long(const char *path, long v);
 int joined_event(int fd, uint32_t h, struct rdma_mcm_event *out);
 int query_src(int fd, uint32_t ctx, uint32_t h, uint32_t nr,
 	      uint32_t flags, struct rdma_mcm_member *out);

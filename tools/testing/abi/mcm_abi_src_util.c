@@ -137,29 +137,6 @@ uint32_t join_works(int fd, struct rdma_mcm_join *j, const char *what)
 	return ret ? 0 : j->handle;
 }
 
-long read_long(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-int write_long(const char *path, long v)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fprintf(f, "%ld\n", v);
-	return fclose(f);
-}
-
 /* Wait for the JOINED (or ERROR) of @h; 1 when JOINED came */
 int joined_event(int fd, uint32_t h, struct rdma_mcm_event *out)
 {

@@ -321,35 +321,6 @@ void *ro_copy(const void *src, size_t len)
 	return p;
 }
 
-int set_param(const char *name, unsigned int value)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), PARAMS "%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%u\n", value);
-	return fclose(f);
-}
-
-long get_param(const char *name)
-{
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), PARAMS "%s", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 int wait_readable(int fd, int ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };

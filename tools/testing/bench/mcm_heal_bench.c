@@ -38,10 +38,11 @@
 
 #include <rdma/rdma_mcm_abi.h>
 
+#include "mcm_test.h"
+
 #define SRC_ADDR	"192.0.2.2"
 #define FIRST_GROUP	0xef110000u	/* 239.17.0.0 */
 #define BATCH		65536u
-#define PARAM		"/sys/module/rdma_mcm/parameters/rejoin_rate"
 
 static const char *g_type;
 static unsigned int g_n;
@@ -139,19 +140,6 @@ static void join_all(int fd, uint32_t ctx, int flags)
 	free(je);
 }
 
-static long rejoin_rate(void)
-{
-	FILE *f = fopen(PARAM, "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 /* The most events within any 1000 ms, over sorted times @t[0..n) */
 static unsigned int max_per_second(const double *t, unsigned int n)
 {
@@ -246,7 +234,7 @@ int main(int argc, char **argv)
 	       t[0], t[g_n - 1], max_per_second(t, g_n),
 	       g_n > 1 && t[g_n - 1] > t[0] ?
 	       (g_n - 1) * 1000.0 / (t[g_n - 1] - t[0]) : 0.0,
-	       rejoin_rate());
+	       get_param("rejoin_rate"));
 	close(fd);
 	free(t);
 	return 0;

@@ -273,12 +273,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
 /* ------------------------------------------------------------ calls */
 
 void record(struct worker *w, int cmd, int err, int raced)
@@ -825,19 +819,6 @@ static void parse_args(int argc, char **argv)
 		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }
 
-static long read_sysctl(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 static const char *errname(int e, char *buf, size_t len)
 {
 	const char *name = e == MAX_ERRNO - 1 ? NULL : strerrorname_np(e);
@@ -918,8 +899,8 @@ int main(int argc, char **argv)
 	int i, j;
 
 	parse_args(argc, argv);
-	igmp_max_msf = read_sysctl("/proc/sys/net/ipv4/igmp_max_msf");
-	mld_max_msf = read_sysctl("/proc/sys/net/ipv6/mld_max_msf");
+	igmp_max_msf = read_long("/proc/sys/net/ipv4/igmp_max_msf");
+	mld_max_msf = read_long("/proc/sys/net/ipv6/mld_max_msf");
 	printf("mcm_fuzz: seed %llu calls %lu seconds %u threads %d",
 	       (unsigned long long)seed, max_calls, max_seconds, nr_threads);
 	printf(" igmp_max_msf %ld mld_max_msf %ld\n", igmp_max_msf,

@@ -17,7 +17,8 @@
  *                            BATCH_JOIN entries held to it; the sources
  *                            never written
  *
- * scripts/vm-run compiles the parts together (its TEST_PROGRAMS).
+ * scripts/vm-run compiles the parts together with the tests' shared
+ * helpers, tools/testing/common/mcm_test.c (its TEST_PROGRAMS).
  */
 #ifndef MCM_FUZZ_H
 #define MCM_FUZZ_H
@@ -30,6 +31,8 @@
 #include <sys/types.h>
 
 #include <rdma/rdma_mcm_abi.h>
+
+#include "mcm_test.h"
 
 #define DEV_PATH	"/dev/" RDMA_MCM_DEVICE_NAME
 #define MAX_SRCS	16
@@ -106,17 +109,6 @@ enum { W_NORMAL, W_UNALIGNED, W_GUARD, W_RO, W_BAD };
 
 /* The state of a slot's descriptor. */
 enum { S_DEV, S_NULL, S_CLOSED };
-
-/* sockaddr_ib, which userspace headers do not have */
-struct fuzz_sockaddr_ib {
-	uint16_t sib_family;
-	uint16_t sib_pkey;
-	uint32_t sib_flowinfo;
-	uint8_t sib_addr[16];
-	uint64_t sib_sid;
-	uint64_t sib_sid_mask;
-	uint64_t sib_scope_id;
-};
 
 struct src {
 	struct sockaddr_storage ss;
@@ -254,7 +246,6 @@ extern struct worker *workers;
 extern size_t page_size;
 extern uint8_t *none_page;
 extern int null_fd;
-void die(const char *what);
 void record(struct worker *w, int cmd, int err, int raced);
 
 /* mcm_fuzz_gen.c */
@@ -306,7 +297,6 @@ void model_read(struct worker *w, struct slot *s, const uint8_t *buf,
 		size_t len, ssize_t ret, int err);
 
 /* mcm_fuzz_check.c */
-int status_documented(int32_t status);
 void violated(struct worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int violation_shown(void);

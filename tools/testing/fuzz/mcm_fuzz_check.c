@@ -71,25 +71,6 @@ int violation_shown(void)
 	return __atomic_load_n(&shown, __ATOMIC_SEQ_CST) <= MAX_SHOWN;
 }
 
-/*
- * The statuses of an ERROR event and of a membership in state error
- * (Documentation/uapi.rst, "Membership status").
- */
-int status_documented(int32_t status)
-{
-	switch (-status) {
-	case ENETRESET:
-	case ETIMEDOUT:
-	case ECONNREFUSED:
-	case ENODEV:
-	case ENOMEM:
-	case EIO:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /* ------------------------------------------------------------ saving */
 
 /* A u32 of the argument as passed, if the fuzzer saw it. */

@@ -94,7 +94,7 @@ uint32_t put_group(uint8_t *addr, int family, unsigned int i)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
-	struct fuzz_sockaddr_ib sib = { .sib_family = AF_IB };
+	struct mcm_sockaddr_ib sib = { .sib_family = AF_IB };
 
 	i %= NR_GROUPS;
 	memset(addr, 0, RDMA_MCM_ADDR_SIZE);

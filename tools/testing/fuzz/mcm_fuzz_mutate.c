@@ -30,18 +30,12 @@ static const unsigned char mut_weight[NR_MUTATIONS] = {
 
 /* ------------------------------------------------------------ addresses */
 
-static uint32_t family_len(int family)
+/* A family's sockaddr length; sockaddr's 16 for a family the ABI lacks */
+static uint32_t mutate_len(int family)
 {
-	switch (family) {
-	case AF_INET:
-		return sizeof(struct sockaddr_in);
-	case AF_INET6:
-		return sizeof(struct sockaddr_in6);
-	case AF_IB:
-		return sizeof(struct fuzz_sockaddr_ib);
-	default:
-		return 16;
-	}
+	uint32_t len = family_len(family);
+
+	return len ? len : 16;
 }
 
 /* An address not in the pool: unicast, wildcard, odd multicast, ... */
@@ -58,7 +52,7 @@ static uint32_t put_odd_addr(struct rng *r, uint8_t *addr, int is_src)
 	};
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
-	struct fuzz_sockaddr_ib sib = { .sib_family = AF_IB };
+	struct mcm_sockaddr_ib sib = { .sib_family = AF_IB };
 
 	memset(addr, 0, RDMA_MCM_ADDR_SIZE);
 	switch (rnd_below(r, is_src ? 4 : 3)) {
@@ -131,11 +125,11 @@ static void mutate_addr(struct rng *r, uint8_t *addr, uint8_t *len_field,
 		memcpy(len_field, &len, sizeof(len));
 		break;
 	case 4:		/* a length one short of, or past, the family's */
-		len = family_len(family) + rnd_below(r, 3) - 1;
+		len = mutate_len(family) + rnd_below(r, 3) - 1;
 		if (one_in(r, 2))
-			len = family_len(family) + 1 +
+			len = mutate_len(family) + 1 +
 			      rnd_below(r, RDMA_MCM_ADDR_SIZE -
-					   family_len(family));
+					   mutate_len(family));
 		memcpy(len_field, &len, sizeof(len));
 		break;
 	default:	/* garbage past the sockaddr, or in it */

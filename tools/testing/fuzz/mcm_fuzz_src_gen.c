@@ -104,7 +104,7 @@ static void build_source(struct rng *r, uint8_t *e, uint32_t size,
 				    i, &ss, &len);
 			break;
 		case 4: {	/* AF_IB */
-			struct fuzz_sockaddr_ib sib = { .sib_family = AF_IB };
+			struct mcm_sockaddr_ib sib = { .sib_family = AF_IB };
 
 			sib.sib_addr[15] = (uint8_t)i;
 			memset(&ss, 0, sizeof(ss));

@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 
 #include "mcm_fuzz.h"
+#include "mcm_model.h"
 
 /* ------------------------------------------------------------ joins */
 
@@ -59,34 +60,6 @@ struct ipsrc {
 	uint8_t a[16];
 };
 
-static uint32_t fam_len(unsigned int family)
-{
-	switch (family) {
-	case AF_INET:
-		return sizeof(struct sockaddr_in);
-	case AF_INET6:
-		return sizeof(struct sockaddr_in6);
-	case AF_IB:
-		return sizeof(struct fuzz_sockaddr_ib);
-	default:
-		return 0;
-	}
-}
-
-/* rdma_mcm_addr_parse() of @len bytes at @a, at most 128 (the ioctl's) */
-static int addr_errno(const uint8_t *a, uint32_t len, int *family)
-{
-	uint16_t f;
-
-	if (len > RDMA_MCM_ADDR_SIZE || len < sizeof(f))
-		return EINVAL;
-	memcpy(&f, a, sizeof(f));
-	*family = f;
-	if (!fam_len(f))
-		return EAFNOSUPPORT;
-	return len < fam_len(f) ? EINVAL : 0;
-}
-
 /*
  * Bytes readable of the @size at user address @p (a prefix: 0 for none),
  * -1 when not known: the source room is followed by its guard page, which
@@ -112,10 +85,10 @@ static int is_multicast(int family, const uint8_t *sa)
 {
 	const struct sockaddr_in *sin = (const void *)sa;
 	const struct sockaddr_in6 *sin6 = (const void *)sa;
-	const struct fuzz_sockaddr_ib *sib = (const void *)sa;
+	const struct mcm_sockaddr_ib *sib = (const void *)sa;
 	struct sockaddr_in a4;
 	struct sockaddr_in6 a6;
-	struct fuzz_sockaddr_ib ib;
+	struct mcm_sockaddr_ib ib;
 
 	switch (family) {
 	case AF_INET:
@@ -131,19 +104,6 @@ static int is_multicast(int family, const uint8_t *sa)
 		memcpy(&ib, sib, sizeof(ib));
 		return ib.sib_addr[0] == 0xff;
 	}
-}
-
-/* A source the manager takes: unicast, as uapi.rst says */
-static int unicast(const struct ipsrc *s)
-{
-	static const uint8_t zero[16];
-	uint32_t a;
-
-	if (s->family == AF_INET6)
-		return memcmp(s->a, zero, 16) && s->a[0] != 0xff;
-	memcpy(&a, s->a, 4);
-	a = ntohl(a);
-	return (a >> 24) != 0 && (a >> 28) != 0xe && a != 0xffffffff;
 }
 
 /* What a join of @v on a context of @family (0: not known) gets */
@@ -260,7 +220,7 @@ manager:
 		snprintf(p.why, sizeof(p.why),
 			 "source %u: %s of family %d, not unicast or twice",
 			 i, ip, src[i].family);
-		if (src[i].family != gfam || !unicast(&src[i])) {
+		if (src[i].family != gfam || !source_unicast(src[i].family, src[i].a)) {
 			p.mgr = EINVAL;
 			return p;
 		}

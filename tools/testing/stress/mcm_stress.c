@@ -398,21 +398,12 @@ static void print_stats(const struct stats *s, double secs)
 	       (unsigned long long)seed);
 }
 
-static unsigned int read_param(const char *name)
+/* A module parameter, 0 when it cannot be read */
+static unsigned int param_or_0(const char *name)
 {
-	char path[128];
-	unsigned int v = 0;
-	FILE *f;
+	long v = get_param(name);
 
-	snprintf(path, sizeof(path), "/sys/module/rdma_mcm/parameters/%s",
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%u", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
+	return v < 0 ? 0 : v;
 }
 
 /*
@@ -573,9 +564,9 @@ int main(int argc, char **argv)
 	if (lost)
 		set_lost_src(lost);
 	if (!max_memberships)
-		max_memberships = read_param("max_memberships");
-	max_user_memberships = read_param("max_user_memberships");
-	max_user_contexts = read_param("max_user_contexts");
+		max_memberships = param_or_0("max_memberships");
+	max_user_memberships = param_or_0("max_user_memberships");
+	max_user_contexts = param_or_0("max_user_contexts");
 	user_mem_limited = max_user_memberships <
 			   procs * (threads + 1) * max_memberships;
 	user_ctx_limited = max_user_contexts < procs * (threads + 1) * MAX_CTX;

@@ -10,7 +10,8 @@
  *   mcm_stress_events.c  what each file asked to read, reading it, and
  *                        the events' invariants (DEVICE_REMOVED above all)
  *
- * scripts/vm-run compiles the parts together (its TEST_PROGRAMS).
+ * scripts/vm-run compiles the parts together with the tests' shared
+ * helpers, tools/testing/common/mcm_test.c (its TEST_PROGRAMS).
  */
 #ifndef MCM_STRESS_H
 #define MCM_STRESS_H
@@ -21,6 +22,8 @@
 #include <netinet/in.h>
 
 #include <rdma/rdma_mcm_abi.h>
+
+#include "mcm_test.h"
 
 #define DEV		"/dev/" RDMA_MCM_DEVICE_NAME
 #define MAX_SRC		6
@@ -186,8 +189,6 @@ void op_batch_leave(struct thread *t, struct file *f);
 void op_close(struct thread *t, struct file *f);
 
 /* mcm_stress_events.c */
-bool status_documented(int32_t status);
-bool status_waiting(int32_t status);
 void negotiate(struct thread *t, struct file *f, bool fixed);
 void op_set_events(struct thread *t, struct file *f);
 void op_read(struct thread *t, struct file *f);

@@ -44,45 +44,6 @@
 
 #define DR_WAIT		60	/* seconds */
 
-/*
- * The statuses of an ERROR event and of a membership in state error
- * (Documentation/uapi.rst, "Membership status").
- */
-bool status_documented(int32_t status)
-{
-	switch (-status) {
-	case ENETRESET:
-	case ETIMEDOUT:
-	case ECONNREFUSED:
-	case ENODEV:
-	case ENOMEM:
-	case EIO:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/*
- * The reason of a REJOINING event, and the status of a waiting member:
- * the transient ones only (rdma_mcm_heals(); these contexts are not
- * route contexts, so no -ENETUNREACH)
- */
-bool status_waiting(int32_t status)
-{
-	switch (-status) {
-	case ENETRESET:
-	case ETIMEDOUT:
-	case ENOMEM:
-	case ENETDOWN:
-	case ENODEV:
-	case EADDRNOTAVAIL:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Ask for @a; the file reads what the kernel answers from now on. */
 static void set_events(struct thread *t, struct file *f,
 		       struct rdma_mcm_set_events *a)

@@ -38,9 +38,6 @@
 
 CTL=/sys/kernel/debug/rdma_mcm_test_ulp/control
 STATUS=/sys/kernel/debug/rdma_mcm_test_ulp/status
-LIBEXEC=/usr/libexec/rdma_mcm
-JSON_CHECK=${JSON_CHECK:-$LIBEXEC/json_check.py}
-SCHEMA=${RDMA_MCM_SCHEMA:-$LIBEXEC/rdma-mcm.schema.json}
 T=/tmp/ipv6
 COUNT=20
 SRC0=$BENCH_IP6_0	# rxe0, the sender
@@ -55,20 +52,6 @@ test_groups() { echo $(( $(igmp6_count veth1 "$PREFIX_RE") + $(igmp6_count veth0
 no_test_groups() { [ "$(test_groups)" -eq 0 ]; }
 mac_refs() { dev_mcast_refs veth1 "$(mcast_mac6_of "$1")"; }
 mac_refs_is() { [ "$(mac_refs "$1")" -eq "$2" ]; }
-json_ok() { check "$1" python3 "$JSON_CHECK" "$SCHEMA" "$2" "$3" --min "$4"; }
-line_of() { grep "\"group\":\"$1\"" "$2"; }
-# has FILE GROUP TEXT...: GROUP's JSON line in FILE holds every TEXT
-has() {
-	local file=$1 group=$2 l t
-	shift 2
-	l=$(line_of "$group" "$file") || { echo "no line for $group"; return 1; }
-	for t in "$@"; do
-		case $l in
-		*"$t"*) ;;
-		*) echo "$group: no '$t' in $l"; return 1 ;;
-		esac
-	done
-}
 
 # rxe keeps a group's MAC on the netdev after its last QP detached, in
 # every bench kernel (6.1, 6.12, 7.2): rxe_detach_mcg() tears the group

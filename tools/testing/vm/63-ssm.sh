@@ -46,9 +46,6 @@
 
 CTL=/sys/kernel/debug/rdma_mcm_test_ulp/control
 STATUS=/sys/kernel/debug/rdma_mcm_test_ulp/status
-LIBEXEC=/usr/libexec/rdma_mcm
-JSON_CHECK=${JSON_CHECK:-$LIBEXEC/json_check.py}
-SCHEMA=${RDMA_MCM_SCHEMA:-$LIBEXEC/rdma-mcm.schema.json}
 T=/tmp/ssm
 COUNT=20
 CYCLES=10000		# join/leave pairs, IPv4 and IPv6 each
@@ -65,19 +62,6 @@ running() { kill -0 "$1" 2>/dev/null; }
 not_running() { ! running "$1"; }
 joined_n() { [ "$(grep -c "^joined $2 " "$1")" -ge "$3" ]; }
 left_n() { [ "$(grep -c "^left $2 " "$1")" -ge "$3" ]; }
-json_ok() { check "$1" python3 "$JSON_CHECK" "$SCHEMA" "$2" "$3" --min "$4"; }
-line_of() { grep "\"group\":\"$1\"" "$2"; }
-has() {
-	local file=$1 group=$2 l t
-	shift 2
-	l=$(line_of "$group" "$file") || { echo "no line for $group"; return 1; }
-	for t in "$@"; do
-		case $l in
-		*"$t"*) ;;
-		*) echo "$group: no '$t' in $l"; return 1 ;;
-		esac
-	done
-}
 # the test's groups: 232.63.0.0/16, ff3e::63:0/112
 v4_groups() { igmp_count veth1 '^....3FE8$'; }
 v6_groups() { igmp6_count veth1 "^$(ipv6_hex ff3e::63:0 | cut -c1-28)"; }

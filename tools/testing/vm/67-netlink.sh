@@ -20,9 +20,6 @@ NOBODY=65534
 T=/tmp/nl
 CTL=/sys/kernel/debug/rdma_mcm_test_ulp/control
 STATUS=/sys/kernel/debug/rdma_mcm_test_ulp/status
-LIBEXEC=/usr/libexec/rdma_mcm
-JSON_CHECK=${JSON_CHECK:-$LIBEXEC/json_check.py}
-SCHEMA=${RDMA_MCM_SCHEMA:-$LIBEXEC/rdma-mcm.schema.json}
 GA=239.8.1.1		# root session A
 GB1=239.8.1.2		# root session B, two groups
 GB2=239.8.1.3
@@ -39,33 +36,8 @@ ulp_state() { awk -v g="$1" '$1 == "member" && $3 == g { print $4 }' $STATUS; }
 ulp_joined() { [ "$(ulp_state "$1")" = joined ]; }
 joined_in() { grep -q "^joined $2 " "$1"; }
 left_in() { grep -q "^left $2 " "$1"; }
-# the JSON line (an object) of GROUP in FILE
-line_of() { grep "\"group\":\"$1\"" "$2"; }
-# has FILE GROUP TEXT...: GROUP's line holds every TEXT
-has() {
-	local file=$1 group=$2 l t
-	shift 2
-	l=$(line_of "$group" "$file") || { echo "no line for $group"; return 1; }
-	for t in "$@"; do
-		case $l in
-		*"$t"*) ;;
-		*) echo "$group: no '$t' in $l"; return 1 ;;
-		esac
-	done
-}
-lacks() {
-	local l
-	l=$(line_of "$2" "$1") || return 1
-	case $l in *"$3"*) echo "$2: '$3' in $l"; return 1 ;; esac
-}
 # jnum KEY FILE: the first number of "KEY":N in FILE (stats: the module's)
 jnum() { grep -o "\"$1\":[0-9]*" "$2" | head -n 1 | cut -d: -f2; }
-
-# json_ok DESC DEF FILE MIN: FILE's objects are valid against $defs/DEF
-# (scripts/vm-run puts the check, the schema and python3 in the guest)
-json_ok() {
-	check "$1" python3 "$JSON_CHECK" "$SCHEMA" "$2" "$3" --min "$4"
-}
 
 plan 50
 check "modprobe rdma_mcm" modprobe rdma_mcm

@@ -135,6 +135,40 @@ errnos_documented() {
 	[ -z "$bad" ] || { echo "errnos the ABI does not document:$bad"; return 1; }
 }
 
+# --- rdma-mcm's JSON output, one object a line --------------------------
+# scripts/vm-run puts the check, the schema and python3 in the guest
+JSON_CHECK=${JSON_CHECK:-/usr/libexec/rdma_mcm/json_check.py}
+SCHEMA=${RDMA_MCM_SCHEMA:-/usr/libexec/rdma_mcm/rdma-mcm.schema.json}
+
+# json_ok DESC DEF FILE MIN: FILE's objects are valid against $defs/DEF,
+# at least MIN of them
+json_ok() {
+	check "$1" python3 "$JSON_CHECK" "$SCHEMA" "$2" "$3" --min "$4"
+}
+
+# line_of GROUP FILE: the JSON line (an object) of GROUP in FILE
+line_of() { grep "\"group\":\"$1\"" "$2"; }
+
+# has FILE GROUP TEXT...: GROUP's line in FILE holds every TEXT
+has() {
+	local file=$1 group=$2 l t
+	shift 2
+	l=$(line_of "$group" "$file") || { echo "no line for $group"; return 1; }
+	for t in "$@"; do
+		case $l in
+		*"$t"*) ;;
+		*) echo "$group: no '$t' in $l"; return 1 ;;
+		esac
+	done
+}
+
+# lacks FILE GROUP TEXT: GROUP's line in FILE is there, without TEXT
+lacks() {
+	local l
+	l=$(line_of "$2" "$1") || return 1
+	case $l in *"$3"*) echo "$2: '$3' in $l"; return 1 ;; esac
+}
+
 # rxe_counter DEV NAME: a counter of an RDMA device's port 1
 # (rdma statistic), e.g. rxe_counter rxe0 sent_pkts
 rxe_counter() {

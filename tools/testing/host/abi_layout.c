@@ -4,7 +4,7 @@
  * <rdma/rdma_mcm_abi.h>, the offset and size of every field, and every
  * ioctl number (which encodes the argument's size). Built with -m64 and
  * -m32, the two outputs must be identical: the ABI needs no compat code.
- * tests/run-checks also checks that every field of the header is listed.
+ * testing/host/run-checks also checks that every field of the header is listed.
  */
 #include <stddef.h>
 #include <stdio.h>

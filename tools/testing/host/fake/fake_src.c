@@ -11,7 +11,7 @@
  *   an InfiniBand port, an AF_IB context                         EOPNOTSUPP
  *   for each source: a non-zero tail beyond the fake's struct    E2BIG
  *     a non-zero reserved, an addr_len the family does not fill  EINVAL
- *     a family other than AF_INET and AF_INET6                   EAFNOSUPPORT
+ *     a family the ABI does not take (AF_INET, AF_INET6, AF_IB)  EAFNOSUPPORT
  *     another family than the group's, not a unicast address
  *     (multicast, 0.0.0.0/8, ::, 255.255.255.255), given twice   EINVAL
  *   more than net.ipv4.igmp_max_msf / net.ipv6.mld_max_msf       ENOBUFS
@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "fake_dev.h"
+#include "mcm_model.h"
 
 static uint16_t family_of(const uint8_t *addr)
 {
@@ -32,12 +33,6 @@ static uint16_t family_of(const uint8_t *addr)
 
 	memcpy(&f, addr, sizeof(f));
 	return f;
-}
-
-static size_t family_len(uint16_t family)
-{
-	return family == AF_INET ? sizeof(struct sockaddr_in) :
-	       family == AF_INET6 ? sizeof(struct sockaddr_in6) : 0;
 }
 
 /* The address bytes of a sockaddr_in or _in6: 4 or 16 */
@@ -55,15 +50,10 @@ static size_t key_of(const uint8_t *addr, uint8_t key[16])
 /* Not multicast, not 0.0.0.0/8 or ::, not 255.255.255.255 */
 static int is_unicast(const uint8_t *addr)
 {
-	static const uint8_t zero[16];
-	static const uint8_t bcast[4] = { 255, 255, 255, 255 };
 	uint8_t key[16];
-	size_t n = key_of(addr, key);
 
-	if (n == 4)
-		return key[0] && (key[0] & 0xf0) != 0xe0 &&
-		       memcmp(key, bcast, 4);
-	return memcmp(key, zero, 16) && key[0] != 0xff;
+	key_of(addr, key);
+	return source_unicast(family_of(addr), key);
 }
 
 /* Source @i as the kernel reads it: its first bytes, the tail zero */
@@ -85,16 +75,14 @@ static int read_source(const struct fake_join_req *r, uint32_t i,
 
 static int check_one(const struct fake_ctx *c, const struct rdma_mcm_source *s)
 {
-	size_t need;
+	int family, ret;
 
-	if (s->reserved || s->addr_len < sizeof(uint16_t) ||
-	    s->addr_len > sizeof(s->addr))
+	if (s->reserved)
 		return -EINVAL;
-	need = family_len(family_of(s->addr));
-	if (!need)
-		return -EAFNOSUPPORT;
-	if (s->addr_len < need || family_of(s->addr) != c->family ||
-	    !is_unicast(s->addr))
+	ret = addr_errno(s->addr, s->addr_len, &family);
+	if (ret)
+		return -ret;
+	if (family != c->family || !is_unicast(s->addr))
 		return -EINVAL;
 	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * rdma-mcm-fake: the rdma-mcm CLI linked with the fake device and the
- * fake libibverbs, for the CLI tests (tests/cli-test). Joins complete at
+ * fake libibverbs, for the CLI tests (testing/host/cli-test). Joins complete at
  * once, unless FAKE_NO_COMPLETE is set. Other knobs, IPv4 groups:
  *
  *   FAKE_FAIL_GROUP, FAKE_FAIL_ERRNO  that group's join fails with

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "fake_dev.h"
+#include "mcm_model.h"
+#include "mcm_test.h"
 #include "rdma_mcm_priv.h"
 
 struct fake_dev fake = { .efd = -1 };
@@ -121,20 +123,6 @@ static void ready_sub(void)
 
 /* --- addresses --------------------------------------------------------- */
 
-static size_t family_len(uint16_t family)
-{
-	switch (family) {
-	case AF_INET:
-		return sizeof(struct sockaddr_in);
-	case AF_INET6:
-		return sizeof(struct sockaddr_in6);
-	case AF_IB:
-		return MCM_SOCKADDR_IB_LEN;
-	default:
-		return 0;
-	}
-}
-
 static uint16_t addr_family(const uint8_t *addr)
 {
 	uint16_t f;
@@ -146,14 +134,9 @@ static uint16_t addr_family(const uint8_t *addr)
 /* Check an ABI address: 0, -EINVAL or -EAFNOSUPPORT, as the kernel */
 static int check_addr(const uint8_t *addr, uint32_t len)
 {
-	size_t need;
+	int family;
 
-	if (len < sizeof(uint16_t) || len > RDMA_MCM_ADDR_SIZE)
-		return -EINVAL;
-	need = family_len(addr_family(addr));
-	if (!need)
-		return -EAFNOSUPPORT;
-	return len < need ? -EINVAL : 0;
+	return -addr_errno(addr, len, &family);
 }
 
 /* The bytes naming a group, as the library's mcm_addr_key() */

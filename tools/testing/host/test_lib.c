@@ -16,6 +16,7 @@
 
 #include "fake_dev.h"
 #include "harness.h"
+#include "mcm_test.h"
 #include "rdma_mcm_priv.h"
 #include "tutil.h"
 
@@ -319,9 +320,6 @@ static void test_join_sync_many(void)
 
 static void test_join_sync_error(void)
 {
-	static const int statuses[] = {
-		ENETRESET, ETIMEDOUT, ECONNREFUSED, ENODEV, ENOMEM, EIO,
-	};
 	struct sockaddr_storage g = addr("239.9.9.9");
 	struct rdma_mcm_channel *ch;
 	struct rdma_mcm_event ev;
@@ -348,12 +346,12 @@ static void test_join_sync_error(void)
 	fake.fail_status = 5;
 	CHECK_ERRNO(rdma_mcm_join_sync(ch, ctx, SA(g), 0, 5, 1000, NULL), EIO);
 	/* every status of uapi.rst's "Membership status" is its errno */
-	for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
-		fake.fail_status = -statuses[i];
+	for (i = 0; i < mcm_nr_statuses; i++) {
+		fake.fail_status = -mcm_statuses[i].err;
 		errno = 0;
 		ret = rdma_mcm_join_sync(ch, ctx, SA(g), 0, 5, 1000, &ev);
-		h_check(ret == -1 && errno == statuses[i] &&
-			ev.status == -statuses[i], "status to errno",
+		h_check(ret == -1 && errno == mcm_statuses[i].err &&
+			ev.status == -mcm_statuses[i].err, "status to errno",
 			__FILE__, __LINE__);
 	}
 	CHECK(fake.nr_members == 0 && ch->members.count == 0);

@@ -108,7 +108,7 @@ void fake_nl_uninstall(void);
 void fnl_unregister(int notified);
 void fnl_register(uint16_t family, uint32_t mcgrp, int notified);
 /*
- * The same, its knobs from the environment (FAKE_NL_*, tests/fake_main.c):
+ * The same, its knobs from the environment (FAKE_NL_*, testing/host/fake/fake_main.c):
  * rdma-mcm-fake
  */
 void fake_nl_env(void);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Unit tests of librdmamcm's netlink client (lib/netlink.c) on the fake
- * generic netlink kernel (tests/fake_nl.c): the parsers on canned kernel
+ * generic netlink kernel (testing/host/fake/fake_nl.c): the parsers on canned kernel
  * messages, dumps, stats, the "events" group and its ENOBUFS; the sources
  * of a source-specific join and who joined (LIBRDMAMCM_1.5).
  */
@@ -1541,7 +1541,7 @@ static void test_man_buffer(void)
 	unsigned int found = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%.*s../man/man3/rdma_mcm_nl_open.3",
+	snprintf(path, sizeof(path), "%.*s../../man/man3/rdma_mcm_nl_open.3",
 		 slash ? (int)(slash - __FILE__ + 1) : 0, __FILE__);
 	snprintf(want, sizeof(want), "%d KiB", MCM_GENL_BUF / 1024);
 	f = fopen(path, "r");

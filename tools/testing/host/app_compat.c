@@ -2,15 +2,15 @@
 /*
  * An application of librdmamcm, built four times (Makefile):
  *
- *   app-1.2  against the headers of librdmamcm 1.2 (tests/abi-1.2: a
+ *   app-1.2  against the headers of librdmamcm 1.2 (testing/host/abi-1.2: a
  *            184-byte struct rdma_mcm_member) and linked against a stub
  *            with 1.2's symbol versions, as a program built then was: it
  *            calls rdma_mcm_query@LIBRDMAMCM_1.0 and rdma_mcm_list@...
- *   app-1.4  against those of librdmamcm 1.4 (tests/abi-1.4: 200-byte
+ *   app-1.4  against those of librdmamcm 1.4 (testing/host/abi-1.4: 200-byte
  *            members, 152-byte join entries) and a stub of 1.4's: it calls
  *            rdma_mcm_query@LIBRDMAMCM_1.3, rdma_mcm_list@LIBRDMAMCM_1.3
  *            and rdma_mcm_join_batch@LIBRDMAMCM_1.0
- *   app-1.5  against those of librdmamcm 1.5 (tests/abi-1.5: 208-byte
+ *   app-1.5  against those of librdmamcm 1.5 (testing/host/abi-1.5: 208-byte
  *            members, 168-byte join entries, the LIBRDMAMCM_1.5 versions)
  *            and a stub of 1.5's, with a source-specific join
  *   app-1.6  the same against today's headers and library

@@ -413,10 +413,15 @@ int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp)
 			continue;
 		}
 		ret = ret ?: err;
-		rdma_mcm_member_let_go(ctx, mb, true, false);
+		/*
+		 * ERROR first, then let go: a JOINED the work is about to
+		 * deliver finds ERROR and is skipped, never JOINED without
+		 * its address handle.
+		 */
 		spin_lock_bh(&ctx->lock);
 		rdma_mcm_mb_failed(ctx, mb, err, true);
 		spin_unlock_bh(&ctx->lock);
+		rdma_mcm_member_let_go(ctx, mb, true, false);
 		notified = true;
 	}
 out:

@@ -59,7 +59,7 @@ void rdma_mcm_observe_join(struct rdma_mcm_membership *mb)
 
 /**
  * rdma_mcm_observe_join_refused() - a published join failed to be sent
- * @mb: the membership, already unpublished
+ * @mb: the membership, unpublished in the same hold of the context's lock
  * @err: the errno its caller gets
  *
  * Its JOIN event was sent: a LEAVE with the errno ends it.

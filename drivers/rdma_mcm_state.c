@@ -167,7 +167,8 @@ bool rdma_mcm_mb_lost(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
 {
 	lockdep_assert_held(&ctx->lock);
 	if (rdma_mcm_heals(ctx, status)) {
-		rdma_mcm_set_state(mb, RDMA_MCM_WAITING, status);
+		if (!rdma_mcm_set_state(mb, RDMA_MCM_WAITING, status))
+			return false;
 		if (tell)
 			rdma_mcm_notify(ctx, mb, RDMA_MCM_NOTIFY_REJOINING);
 		return true;

@@ -72,14 +72,6 @@ uint64_t fake_boottime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-int fake_transient(int32_t status)
-{
-	/* as rdma_mcm_heal.c's table */
-	return status == -ENETRESET || status == -ETIMEDOUT ||
-	       status == -ENOMEM || status == -ENETDOWN ||
-	       status == -ENODEV || status == -EADDRNOTAVAIL;
-}
-
 static int rejoin(uint32_t ctx_id, uint32_t handle, uint16_t mlid);
 static int lose(uint32_t ctx_id, uint32_t handle, int32_t status);
 static int device_gone(uint32_t ctx_id);
@@ -299,7 +291,7 @@ static void status_event(struct fake_member *fm, uint32_t type,
  */
 static void fail(struct fake_member *fm, int32_t status)
 {
-	if (heals(fm->ctx_id) && fake_transient(status)) {
+	if (heals(fm->ctx_id) && status_waiting(status)) {
 		set_state(fm, RDMA_MCM_STATE_WAITING, status);
 		status_event(fm, RDMA_MCM_EVENT_REJOINING, status);
 		if (fake.auto_rejoin && status != -ENODEV)

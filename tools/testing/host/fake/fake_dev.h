@@ -168,9 +168,6 @@ int fake_device_back(uint32_t ctx_id, uint8_t port, int rejoin);
 /* A waiting membership is joined again: REJOINED, with MLID @mlid */
 int fake_rejoin(uint32_t ctx_id, uint32_t handle, uint16_t mlid);
 
-/* Whether a status is one a healing context recovers from */
-int fake_transient(int32_t status);
-
 /* The kernel's size of an event and of a member entry, as set up */
 size_t fake_event_size(void);
 size_t fake_member_size(void);

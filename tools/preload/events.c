@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The event side: rdma_mcm's events become rdma_cm events on the id's
+ * channel.
+ *
+ * A reader thread waits on /dev/rdma_mcm. JOINED and ERROR become a
+ * queued MULTICAST_JOIN or MULTICAST_ERROR on the channel of the
+ * membership's id; REJOINING and REJOINED detach and attach the QP
+ * again, unseen (a healing membership); DEVICE_REMOVED marks the id's
+ * verbs objects gone (the program gets librdmacm's own DEVICE_REMOVAL).
+ *
+ * The doorbell. A program that polls channel->fd must see it readable
+ * while one of our events waits, and librdmacm's commands are written to
+ * that very fd, so it cannot be replaced. Instead the channel gets a real
+ * event: an rdma_cm_id of ours on the channel resolves a local address of
+ * the device (ADDR_RESOLVED or ADDR_ERROR follows in a few milliseconds,
+ * on every kernel). rdma_get_cm_event() swallows that event and returns
+ * the queued ones; the bell is rung again while events remain. Linux
+ * 6.18's ucma WRITE_CM_EVENT could inject the readiness without an id,
+ * but it needs rdma-core 60's rdma_write_cm_event() and the id's kernel
+ * handle, which librdmacm keeps private; the doorbell works everywhere.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <netinet/in.h>
+#include <infiniband/verbs.h>
+
+#include "preload.h"
+
+/* Every rdma_mcm event type: healing is handled here, unseen */
+#define PL_EVENT_MASK	(RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_JOINED) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_ERROR) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_REMOVED) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINING) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_REJOINED) | \
+			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
+
+static pthread_cond_t bell_done = PTHREAD_COND_INITIALIZER;
+
+void pl_lock(void)
+{
+	pthread_mutex_lock(&pl.lock);
+}
+
+void pl_unlock(void)
+{
+	pthread_mutex_unlock(&pl.lock);
+}
+
+static uint64_t ptr_key(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+struct pl_channel *pl_channel_find(struct rdma_event_channel *ch)
+{
+	struct pl_node *n = pl_table_find(&pl.chans, ptr_key(ch), NULL);
+
+	for (; n; n = pl_table_find(&pl.chans, ptr_key(ch), n)) {
+		struct pl_channel *c = (void *)((char *)n -
+					offsetof(struct pl_channel, by_ch));
+
+		if (c->ch == ch)
+			return c;
+	}
+	return NULL;
+}
+
+struct pl_channel *pl_channel_get(struct rdma_event_channel *ch,
+				  const struct sockaddr *local)
+{
+	struct pl_channel *c = pl_channel_find(ch);
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->ch = ch;
+	memcpy(&c->bell_addr, local, pl_addr_len(local));
+	/* the bell binds a port of its own: the id's is taken */
+	if (local->sa_family == AF_INET)
+		((struct sockaddr_in *)&c->bell_addr)->sin_port = 0;
+	else if (local->sa_family == AF_INET6)
+		((struct sockaddr_in6 *)&c->bell_addr)->sin6_port = 0;
+	if (pl_table_add(&pl.chans, &c->by_ch, ptr_key(ch))) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Remove a queued event from its channel and its membership */
+void pl_event_unqueue(struct pl_event *e)
+{
+	struct pl_channel *c = e->chan;
+	struct pl_event **pp;
+
+	if (c) {
+		if (e->prev)
+			e->prev->next = e->next;
+		else
+			c->head = e->next;
+		if (e->next)
+			e->next->prev = e->prev;
+		else
+			c->tail = e->prev;
+		c->queued--;
+		e->chan = NULL;
+		e->prev = e->next = NULL;
+	}
+	if (e->mc) {
+		for (pp = &e->mc->queued; *pp; pp = &(*pp)->mc_next)
+			if (*pp == e) {
+				*pp = e->mc_next;
+				break;
+			}
+		e->mc = NULL;
+	}
+}
+
+/* A membership goes: its undelivered events go with it */
+void pl_mc_purge(struct pl_mc *mc)
+{
+	while (mc->queued) {
+		struct pl_event *e = mc->queued;
+
+		pl_event_unqueue(e);
+		free(e);
+	}
+}
+
+/* Everything of a channel, which the program destroys */
+void pl_channel_free(struct pl_channel *c)
+{
+	while (c->head) {
+		struct pl_event *e = c->head;
+
+		pl_event_unqueue(e);
+		free(e);
+	}
+	while (c->held) {
+		struct pl_held *h = c->held;
+
+		c->held = h->next;
+		pl_real.ack_event(h->ev);
+		free(h);
+	}
+	pl_table_del(&pl.chans, &c->by_ch);
+	free(c);
+}
+
+int pl_needs_bell(const struct pl_channel *c)
+{
+	return c->bell_state == PL_BELL_IDLE && c->head;
+}
+
+/*
+ * Make @ch readable: start a resolve on a doorbell id of ours. Called
+ * without pl.lock; a channel being destroyed waits for a ring under way.
+ */
+void pl_ring(struct rdma_event_channel *ch)
+{
+	struct sockaddr_storage addr;
+	struct rdma_cm_id *bell = NULL;
+	struct pl_channel *c;
+	int ret;
+
+	pl_lock();
+	c = pl_channel_find(ch);
+	if (!c || !pl_needs_bell(c)) {
+		pl_unlock();
+		return;
+	}
+	c->bell_state = PL_BELL_RINGING;
+	addr = c->bell_addr;
+	pl_unlock();
+
+	ret = pl_real.create_id(ch, &bell, NULL, RDMA_PS_UDP);
+	if (!ret)
+		ret = pl_real.resolve_addr(bell, (struct sockaddr *)&addr,
+					   (struct sockaddr *)&addr, 2000);
+
+	pl_lock();
+	c = pl_channel_find(ch);
+	if (c && !ret) {
+		c->bell = bell;
+		c->bell_state = PL_BELL_RUNG;
+		bell = NULL;
+	} else if (c) {
+		c->bell_state = PL_BELL_IDLE;
+		if (!c->bell_failed)
+			fprintf(stderr,
+				"librdmamcm-preload: the doorbell of a channel failed (%s): its multicast events wait for the next librdmacm event\n",
+				strerror(errno));
+		c->bell_failed = 1;
+	}
+	pthread_cond_broadcast(&bell_done);
+	pl_unlock();
+	if (bell)
+		pl_real.destroy_id(bell);
+}
+
+/* Wait (pl.lock held) until no ring or unring of @c is under way */
+void pl_bell_wait(struct pl_channel *c)
+{
+	while (c->bell_state == PL_BELL_RINGING ||
+	       c->bell_state == PL_BELL_UNRINGING)
+		pthread_cond_wait(&bell_done, &pl.lock);
+}
+
+/*
+ * Nothing waits on @ch any more (taken, left, destroyed) but its bell is
+ * rung: take it back, so that a poll does not find the fd readable and a
+ * blocking rdma_get_cm_event() that follows it does not block. Destroying
+ * the bell id drops its event if nobody read it (ucma discards an id's
+ * unread events); a get that did read it meanwhile acks it in swallow(),
+ * which the destroy waits for.
+ */
+void pl_unring(struct rdma_event_channel *ch)
+{
+	struct rdma_cm_id *bell;
+	struct pl_channel *c;
+	int again = 0;
+
+	pl_lock();
+	c = pl_channel_find(ch);
+	if (!c || c->bell_state != PL_BELL_RUNG || c->head) {
+		pl_unlock();
+		return;
+	}
+	c->bell_state = PL_BELL_UNRINGING;
+	bell = c->bell;
+	pl_unlock();
+
+	pl_real.destroy_id(bell);
+
+	pl_lock();
+	c = pl_channel_find(ch);
+	if (c) {
+		c->bell = NULL;
+		c->bell_state = PL_BELL_IDLE;
+		again = pl_needs_bell(c);
+	}
+	pthread_cond_broadcast(&bell_done);
+	pl_unlock();
+	if (again)
+		pl_ring(ch);
+}
+
+/* If @rev is @ch's doorbell: consume it and say so */
+static int swallow(struct rdma_event_channel *ch, struct rdma_cm_event *rev)
+{
+	struct rdma_cm_id *bell = NULL;
+	struct pl_channel *c;
+
+	pl_lock();
+	c = pl_channel_find(ch);
+	if (c && c->bell && rev->id == c->bell) {
+		if (c->bell_state == PL_BELL_UNRINGING) {
+			/* pl_unring() destroys it once this is acked */
+			pl_unlock();
+			pl_real.ack_event(rev);
+			return 1;
+		}
+		bell = c->bell;
+		c->bell = NULL;
+		c->bell_state = PL_BELL_IDLE;
+	}
+	pl_unlock();
+	if (!bell)
+		return 0;
+	pl_real.ack_event(rev);
+	pl_real.destroy_id(bell);
+	return 1;
+}
+
+static void hold(struct rdma_event_channel *ch, struct rdma_cm_event *rev)
+{
+	struct pl_held *h = calloc(1, sizeof(*h)), **pp;
+	struct pl_channel *c;
+
+	pl_lock();
+	c = pl_channel_find(ch);
+	if (!h || !c) {
+		pl_unlock();
+		free(h);
+		/* cannot keep it: ack it, as a program that dropped it would */
+		pl_real.ack_event(rev);
+		return;
+	}
+	h->ev = rev;
+	for (pp = &c->held; *pp; pp = &(*pp)->next)
+		;
+	*pp = h;
+	pl_unlock();
+}
+
+/*
+ * The last queued event was taken: consume the doorbell too, if it has
+ * arrived, so that the fd is not left readable with nothing for us
+ * (librdmacm's events read on the way are kept, in order).
+ */
+static void drain_bell(struct rdma_event_channel *ch)
+{
+	struct rdma_cm_event *rev;
+	struct pollfd p = { .fd = ch->fd, .events = POLLIN };
+
+	while (poll(&p, 1, 0) == 1) {
+		if (pl_real.get_event(ch, &rev))
+			return;
+		if (swallow(ch, rev))
+			return;
+		hold(ch, rev);
+	}
+}
+
+static void fill_ud(struct pl_event *e, const struct pl_mc *mc,
+		    const struct rdma_mcm_event *ev, int sgid_index)
+{
+	struct ibv_ah_attr *ah = &e->ev.param.ud.ah_attr;
+
+	memset(ah, 0, sizeof(*ah));
+	ah->dlid = ev->mlid;
+	ah->sl = ev->sl;
+	ah->port_num = ev->port_num;
+	ah->is_global = ev->is_global;
+	memcpy(ah->grh.dgid.raw, ev->dgid, sizeof(ah->grh.dgid.raw));
+	ah->grh.flow_label = ev->flow_label;
+	ah->grh.hop_limit = ev->hop_limit;
+	ah->grh.traffic_class = ev->traffic_class;
+	ah->grh.sgid_index = sgid_index < 0 ? 0 : (uint8_t)sgid_index;
+	e->ev.param.ud.qp_num = PL_MCAST_QPN;
+	e->ev.param.ud.qkey = ev->qkey;
+	(void)mc;
+}
+
+/* Queue an event of @mc on its id's channel; the channel, to ring */
+static struct rdma_event_channel *queue(struct pl_mc *mc,
+					enum rdma_cm_event_type type,
+					const struct rdma_mcm_event *ev)
+{
+	struct rdma_cm_id *id = mc->owner->id;
+	struct pl_channel *c = pl_channel_find(id->channel);
+	struct pl_event *e;
+
+	if (!c)
+		return NULL;	/* migrated to a channel we lost: dropped */
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->ev.id = id;
+	e->ev.event = type;
+	e->ev.status = type == RDMA_CM_EVENT_MULTICAST_ERROR ? ev->status : 0;
+	e->ev.param.ud.private_data = mc->context;
+	if (type == RDMA_CM_EVENT_MULTICAST_JOIN)
+		fill_ud(e, mc, ev, pl_sgid_index(mc->owner));
+	e->mc = mc;
+	e->mc_next = mc->queued;
+	mc->queued = e;
+	e->chan = c;
+	e->prev = c->tail;
+	if (c->tail)
+		c->tail->next = e;
+	else
+		c->head = e;
+	c->tail = e;
+	c->queued++;
+	return pl_needs_bell(c) ? c->ch : NULL;
+}
+
+static void detach(struct pl_mc *mc)
+{
+	struct rdma_cm_id *id = mc->owner->id;
+
+	if (mc->attached && id->qp && !mc->owner->dead)
+		ibv_detach_mcast(id->qp, &mc->mgid, mc->mlid);
+	mc->attached = 0;
+}
+
+/* One rdma_mcm event (pl.lock held); the channel to ring, if any */
+static struct rdma_event_channel *handle(const struct rdma_mcm_event *ev)
+{
+	struct pl_mc *mc = pl_mc_by_cookie(ev->cookie);
+	struct rdma_cm_id *id;
+	struct pl_id *pid;
+
+	switch (ev->event) {
+	case RDMA_MCM_EVENT_DEVICE_REMOVED:
+		pid = pl_id_by_ctx(ev->ctx_id);
+		if (pid) {
+			/* the QP dies with the device: never touch it again */
+			pid->dead = 1;
+			for (mc = pid->mcs; mc; mc = mc->next)
+				mc->attached = mc->healing = 0;
+		}
+		pl_debug("ctx %u: device removed", ev->ctx_id);
+		return NULL;
+	case RDMA_MCM_EVENT_DEVICE_ADDED:
+		return NULL;
+	}
+	if (!mc || ev->ctx_id != mc->owner->ctx_id)
+		return NULL;	/* left meanwhile */
+	id = mc->owner->id;
+	switch (ev->event) {
+	case RDMA_MCM_EVENT_JOINED:
+		memcpy(mc->mgid.raw, ev->mgid, sizeof(mc->mgid.raw));
+		mc->mlid = ev->mlid;
+		return queue(mc, RDMA_CM_EVENT_MULTICAST_JOIN, ev);
+	case RDMA_MCM_EVENT_ERROR:
+		pl_debug("ctx %u handle %u: error %d", ev->ctx_id, ev->handle,
+			 ev->status);
+		return queue(mc, RDMA_CM_EVENT_MULTICAST_ERROR, ev);
+	case RDMA_MCM_EVENT_REJOINING:
+		pl_debug("ctx %u handle %u: rejoining (%d)", ev->ctx_id,
+			 ev->handle, ev->status);
+		if (mc->attached) {
+			detach(mc);
+			mc->healing = 1;
+		}
+		return NULL;
+	case RDMA_MCM_EVENT_REJOINED:
+		memcpy(mc->mgid.raw, ev->mgid, sizeof(mc->mgid.raw));
+		mc->mlid = ev->mlid;
+		mc->owner->sgid_index = -1;
+		if (mc->healing && id->qp && !mc->owner->dead)
+			mc->attached = !ibv_attach_mcast(id->qp, &mc->mgid,
+							 mc->mlid);
+		mc->healing = 0;
+		pl_debug("ctx %u handle %u: rejoined%s", ev->ctx_id,
+			 ev->handle, mc->attached ? ", QP attached again" : "");
+		return NULL;
+	}
+	return NULL;
+}
+
+static void drain_mcm(void)
+{
+	struct rdma_mcm_event ev;
+
+	for (;;) {
+		struct rdma_event_channel *bell;
+
+		pl_lock();
+		if (rdma_mcm_get_event(pl.mcm, &ev)) {
+			pl_unlock();
+			return;
+		}
+		bell = handle(&ev);
+		pl_unlock();
+		if (bell)
+			pl_ring(bell);
+	}
+}
+
+static void *reader(void *arg)
+{
+	struct pollfd p[2] = {
+		{ .fd = rdma_mcm_get_fd(pl.mcm), .events = POLLIN },
+		{ .fd = pl.wake_fd, .events = POLLIN },
+	};
+
+	(void)arg;
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;
+		}
+		if (p[1].revents)
+			return NULL;
+		drain_mcm();
+	}
+}
+
+/* A child of fork(): the parent's memberships are the parent's */
+static void forked_child(void)
+{
+	pthread_mutex_init(&pl.lock, NULL);
+	if (pl.mcm)
+		close(rdma_mcm_get_fd(pl.mcm));	/* its file stays the parent's */
+	if (pl.wake_fd >= 0)
+		close(pl.wake_fd);
+	/* the records are the parent's: forgotten, not freed */
+	memset(&pl.ids, 0, sizeof(pl) - offsetof(struct pl_state, ids));
+	pl.mcm = NULL;
+	pl.wake_fd = -1;
+	pl.ready = 0;
+	pl.failed = 0;
+}
+
+/* Open /dev/rdma_mcm and start the reader, once (pl.lock held) */
+int pl_start_reader(void)
+{
+	static int atfork_done;
+	sigset_t all, old;
+	uint64_t got;
+
+	if (pl.ready)
+		return 0;
+	if (pl.failed)
+		return -1;
+	pl.mcm = rdma_mcm_open_channel(O_NONBLOCK | O_CLOEXEC);
+	if (!pl.mcm) {
+		pl_debug("no /dev/rdma_mcm (%s): librdmacm serves every join",
+			 strerror(errno));
+		pl.failed = 1;
+		return -1;
+	}
+	if (rdma_mcm_set_event_mask(pl.mcm, PL_EVENT_MASK, &got) ||
+	    (got & PL_EVENT_MASK) != PL_EVENT_MASK)
+		pl_debug("the module delivers event mask %#llx only",
+			 (unsigned long long)got);
+	pl.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (pl.wake_fd < 0)
+		goto fail;
+	/* the reader takes no signal: the program's handlers run in its threads */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&pl.reader, NULL, reader, NULL)) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		goto fail;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_detach(pl.reader);
+	if (!atfork_done) {
+		pthread_atfork(NULL, NULL, forked_child);
+		atfork_done = 1;
+	}
+	pl.ready = 1;
+	pl.pid = getpid();
+	pl.seed = (uint64_t)pl.pid * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)&pl;
+	pl_debug("/dev/rdma_mcm open, ABI %d", rdma_mcm_abi_version(pl.mcm));
+	return 0;
+fail:
+	pl_debug("cannot start the event reader: %s", strerror(errno));
+	if (pl.wake_fd >= 0)
+		close(pl.wake_fd);
+	pl.wake_fd = -1;
+	rdma_mcm_close_channel(pl.mcm);
+	pl.mcm = NULL;
+	pl.failed = 1;
+	return -1;
+}
+
+/* The program fetches a JOIN: attach its QP now, as librdmacm does */
+static void deliver_join(struct pl_event *e, struct pl_mc *mc)
+{
+	struct rdma_cm_id *id = mc->owner->id;
+
+	mc->delivered = 1;
+	if (!id->qp || mc->sendonly || mc->owner->dead || mc->attached)
+		return;
+	if (ibv_attach_mcast(id->qp, &mc->mgid, mc->mlid)) {
+		/* librdmacm's way: MULTICAST_ERROR, status -1, errno set */
+		e->ev.event = RDMA_CM_EVENT_MULTICAST_ERROR;
+		e->ev.status = -1;
+		return;
+	}
+	mc->attached = 1;
+}
+
+__attribute__((visibility("default")))
+int rdma_get_cm_event(struct rdma_event_channel *channel,
+		      struct rdma_cm_event **event)
+{
+	struct rdma_cm_event *rev;
+	struct pl_channel *c;
+	int ret;
+
+	pl_real_init();
+	if (!pl.ready || !channel || !event)
+		return pl_real.get_event(channel, event);
+	for (;;) {
+		struct pl_event *e;
+		int drain = 0, again = 0;
+
+		pl_lock();
+		c = pl_channel_find(channel);
+		if (!c) {
+			pl_unlock();
+			return pl_real.get_event(channel, event);
+		}
+		if (c->held) {
+			struct pl_held *h = c->held;
+
+			c->held = h->next;
+			pl_unlock();
+			*event = h->ev;
+			free(h);
+			return 0;
+		}
+		e = c->head;
+		if (e) {
+			struct pl_mc *mc = e->mc;
+
+			pl_event_unqueue(e);
+			if (e->ev.event == RDMA_CM_EVENT_MULTICAST_JOIN)
+				deliver_join(e, mc);
+			pl_table_add(&pl.outstanding, &e->by_ptr, ptr_key(e));
+			drain = !c->head && c->bell_state == PL_BELL_RUNG;
+			again = pl_needs_bell(c);
+			pl_unlock();
+			if (drain) {
+				drain_bell(channel);
+				pl_unring(channel);	/* if it had not come */
+			}
+			if (again)
+				pl_ring(channel);
+			*event = &e->ev;
+			return 0;
+		}
+		pl_unlock();
+		ret = pl_real.get_event(channel, &rev);
+		if (ret)
+			return ret;
+		if (!swallow(channel, rev)) {
+			*event = rev;
+			return 0;
+		}
+	}
+}
+
+__attribute__((visibility("default")))
+int rdma_ack_cm_event(struct rdma_cm_event *event)
+{
+	struct pl_node *n;
+
+	pl_real_init();
+	if (event && pl.ready) {
+		pl_lock();
+		n = pl_table_find(&pl.outstanding, ptr_key(event), NULL);
+		for (; n; n = pl_table_find(&pl.outstanding, ptr_key(event), n)) {
+			struct pl_event *e = (void *)((char *)n -
+					     offsetof(struct pl_event, by_ptr));
+
+			if (&e->ev == event) {
+				pl_table_del(&pl.outstanding, n);
+				pl_unlock();
+				free(e);
+				return 0;
+			}
+		}
+		pl_unlock();
+	}
+	return pl_real.ack_event(event);
+}

@@ -55,6 +55,9 @@ static const char usage_text[] =
 "  recv GROUP [--source ADDR]... [-c COUNT] [-s SIZE]\n"
 "                                receive COUNT datagrams, fail after -t;\n"
 "                                then a line per source they came from\n"
+"  exec [--source G=S[,S]] [--debug] [--] PROGRAM [ARGS...]\n"
+"                                run an unmodified librdmacm program with\n"
+"                                its joins served by rdma_mcm (preload)\n"
 "\n"
 "A command, and a keyword after it, may be shortened to any prefix that\n"
 "names one only (sh: show, st: stats).\n"
@@ -344,12 +347,12 @@ typedef int (*command_fn)(struct cli *cli, int argc, char **argv);
 /* The commands, by name: command_names[i] runs command_fns[i] */
 static const char *const command_names[] = {
 	"join", "list", "show", "ctx", "stats", "monitor", "send", "recv",
-	"help", NULL,
+	"exec", "help", NULL,
 };
 
 static const command_fn command_fns[] = {
 	cmd_join, cmd_list, cmd_show, cmd_ctx, cmd_nl_stats, cmd_monitor,
-	cmd_send, cmd_recv, NULL,
+	cmd_send, cmd_recv, cmd_exec, NULL,
 };
 
 #define OPT_NO_HEAL	256
@@ -458,6 +461,9 @@ int main(int argc, char **argv)
 		cli_usage(stderr);
 		return EXIT_USAGE;
 	}
+	/* the program's arguments are its own, -h and help included */
+	if (!strcmp(name, "exec"))
+		return cmd_exec(&cli, argc - optind, argv + optind);
 	/* "help", and "COMMAND help" as iproute2's "OBJECT help" */
 	if (!strcmp(name, "help") ||
 	    (optind + 1 < argc && !strcmp(argv[optind + 1], "help"))) {

@@ -220,6 +220,7 @@ int cmd_monitor(struct cli *cli, int argc, char **argv);
 
 /* ud.c */
 int cmd_send(struct cli *cli, int argc, char **argv);
+int cmd_exec(struct cli *cli, int argc, char **argv);
 int cmd_recv(struct cli *cli, int argc, char **argv);
 
 #endif /* RDMA_MCM_CLI_H */

@@ -469,6 +469,97 @@ sniff_wait() { wait "$SNIFF_PID"; }
 # soak_seconds DEFAULT: the run length; make soak sets mcmbench.soak=SECONDS
 soak_seconds() { echo "${MCM_SOAK:-$1}"; }
 
+# --- rdma-core's own test-suite (pyverbs) ----------------------------------
+# scripts/vm-run packs python3 with its library, pyverbs and the suite's
+# tests (gunzipped) from the host's package python3-pyverbs
+PYVERBS_TESTS=${PYVERBS_TESTS:-/usr/libexec/rdma_mcm/pyverbs/tests}
+
+# roce_v2_gid DEV ADDR: the index of the RoCE v2 GID of the IPv4 ADDR on
+# DEV's port 1 (::ffff:a.b.c.d, 0000:...:ffff:c000:0201 in sysfs), e.g.
+# for run_tests.py --gid; fails when DEV lists none
+roce_v2_gid() {
+	local d=/sys/class/infiniband/$1/ports/1 f g IFS=.
+	set -- $2
+	g=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4")
+	IFS=$' \t\n'
+	for f in $(grep -lx "$g" "$d"/gids/* 2>/dev/null); do
+		[ "$(cat "$d/gid_attrs/types/${f##*/}" 2>/dev/null)" = "RoCE v2" ] &&
+			{ echo "${f##*/}"; return 0; }
+	done
+	return 1
+}
+
+# PYVERBS_RUNNER: tools/testing/vm/pyverbs_run.py, rdma-core's run_tests.py
+# but for how a test finds the netdev of an RDMA device: the suite's own
+# way (the parent device's net/) finds none for rxe, which then skips
+# every RDMA CM test. PYVERBS_RUNNER=run_tests.py runs the suite as it is.
+PYVERBS_RUNNER=${PYVERBS_RUNNER:-/usr/libexec/rdma_mcm/pyverbs_run.py}
+
+# pyverbs_run OUTFILE ARGS...: the suite with run_tests.py's ARGS (e.g.
+# --dev rxe0 --gid 1 -v -k multicast), its output (unittest's on stderr
+# too) to OUTFILE, at most PYVERBS_TIMEOUT seconds (default 1800: all of
+# it under TCG; then killed, status 124 or 137); its exit status (unittest:
+# 0 when nothing failed). Variables set on the call (LD_PRELOAD=...
+# pyverbs_run ...) are in its environment, so in the test processes'
+# (they fork) and in the commands the suite runs (ip, ls).
+pyverbs_run() {
+	local out=$1
+	shift
+	(cd "$PYVERBS_TESTS" &&
+		timeout -k 10 "${PYVERBS_TIMEOUT:-1800}" python3 "$PYVERBS_RUNNER" "$@") > "$out" 2>&1
+}
+
+# pyverbs_results OUTFILE: "RESULT NAME" for each test unittest -v reported
+# in OUTFILE (RESULT ok, FAIL, ERROR, skip, xfail or xpass; NAME as in
+# tests.test_rdmacm.CMTestCase.test_rdmacm_async_traffic). A test whose
+# processes printed between "... " and the result still counts: the result
+# is then the next line that is only one. A test the run never finished
+# (killed by the timeout) is "none".
+pyverbs_results() {
+	awk '
+	function result(r) {
+		if (r == "ok" || r == "FAIL" || r == "ERROR") return r
+		if (r ~ /^skipped/) return "skip"
+		if (r == "expected failure") return "xfail"
+		if (r == "unexpected success") return "xpass"
+		return ""
+	}
+	function done(r) { print r, name; name = "" }
+	/^(======|------)/ { if (name != "") done("none"); exit }
+	match($0, /^test[^ ]* \([^)]*\)/) {
+		if (name != "") done("none")
+		t = substr($0, RSTART, RLENGTH)
+		sub(/^[^(]*\(/, "", t); sub(/\)$/, "", t)
+		name = t
+	}
+	name != "" && (i = index($0, " ... ")) {
+		r = result(substr($0, i + 5))
+		if (r != "") done(r)
+		else pending = 1
+		next
+	}
+	name != "" && pending && (r = result($0)) != "" { done(r); pending = 0 }
+	END { if (name != "") done("none") }' "$1"
+}
+
+# pyverbs_counts OUTFILE: "ran N, ok N, fail N, error N, skip N" of the
+# tests in OUTFILE (pyverbs_results; an expected failure counts as ok, an
+# unexpected success as fail, an unfinished test as error). Fails when
+# OUTFILE has no "Ran N tests" line of that N (the run did not finish, or
+# the output could not be read right).
+pyverbs_counts() {
+	pyverbs_results "$1" | awk -v ran="$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$1")" '
+	{ n++ }
+	$1 == "ok" || $1 == "xfail" { ok++ }
+	$1 == "FAIL" || $1 == "xpass" { fail++ }
+	$1 == "ERROR" || $1 == "none" { err++ }
+	$1 == "skip" { skip++ }
+	END {
+		printf "ran %d, ok %d, fail %d, error %d, skip %d\n", n, ok, fail, err, skip
+		exit ran == "" || ran != n
+	}'
+}
+
 _ktap_done() {
 	local c
 	for c in "${_ktap_at_exit[@]}"; do

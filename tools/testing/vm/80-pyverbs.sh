@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# rdma-core's own RDMA CM tests (pyverbs: tests.test_rdmacm, and the
+# address handles of tests.test_addr) pass on rxe0, with no preload: the
+# reference for a run of the same tests under a preload. Both players of
+# each test are on rxe0 (192.0.2.1); the multicast ones join 230.0.2.1.
+# The suite runs through pyverbs_run.py (lib.sh, PYVERBS_RUNNER), which
+# finds rxe0's netdev where the suite itself finds none: run_tests.py
+# alone skips every CM test on rxe (shown as a diagnostic).
+
+. "$(dirname "$0")/lib.sh"
+
+T=/tmp/pyverbs
+mkdir -p $T
+MCAST="test_rdmacm_async_multicast_traffic test_rdmacm_async_ex_multicast_traffic
+	test_rdmacm_async_ex_leave_multicast_traffic"
+
+# result_is FILE TEST RESULT: pyverbs_results lists TEST of test_rdmacm
+# with RESULT
+result_is() {
+	pyverbs_results "$1" | grep -qx "$3 tests\.test_rdmacm\.CMTestCase\.$2"
+}
+# cm_all FILE RESULT...: every test_rdmacm.CMTestCase test has one of
+# the RESULTs, and there is at least one
+cm_all() {
+	local f=$1 re
+	shift
+	re=$(echo "$@" | tr ' ' '|')
+	pyverbs_results "$f" | grep ' tests\.test_rdmacm\.CMTestCase\.' > $T/cm.results
+	[ -s $T/cm.results ] && ! grep -qvE "^($re) " $T/cm.results
+}
+
+plan 8
+ok "rxe0 has a RoCE v2 GID of $BENCH_IP0" roce_v2_gid rxe0 $BENCH_IP0
+GID=$(roce_v2_gid rxe0 $BENCH_IP0)
+diag "--gid $GID ($BENCH_IP0 on $(cat /sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/$GID 2>&1))"
+
+PYVERBS_RUNNER=run_tests.py pyverbs_run $T/itself.log --dev rxe0 --gid "$GID" -v -k rdmacm
+diag "run_tests.py itself, -k rdmacm: exit $?, $(pyverbs_counts $T/itself.log)" \
+	"($(grep -o "skipped .*" $T/itself.log | sort | uniq -c | sort -rn | head -n 1 | sed 's/^ *//'))"
+
+s=$EPOCHREALTIME
+check "the suite's -k rdmacm tests run, none fails" \
+	pyverbs_run $T/cm.log --dev rxe0 --gid "$GID" -v -k rdmacm
+diag "-k rdmacm: $(pyverbs_counts $T/cm.log) in $(awk -v a=$s -v b=$EPOCHREALTIME 'BEGIN { printf "%.1f", b - a }') s ($(grep '^Ran ' $T/cm.log))"
+cat $T/cm.log
+ok "pyverbs_counts agrees with unittest's count" pyverbs_counts $T/cm.log
+ok "no test_rdmacm test skips, fails or errs (rxe0 has its netdev)" cm_all $T/cm.log ok
+for t in $MCAST; do
+	ok "$t: ok" result_is $T/cm.log $t ok
+done
+
+check "the suite's test_addr tests pass" \
+	pyverbs_run $T/addr.log --dev rxe0 --gid "$GID" -v tests.test_addr
+diag "tests.test_addr: $(pyverbs_counts $T/addr.log)"
+cat $T/addr.log

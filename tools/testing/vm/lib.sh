@@ -497,16 +497,17 @@ PYVERBS_RUNNER=${PYVERBS_RUNNER:-/usr/libexec/rdma_mcm/pyverbs_run.py}
 
 # pyverbs_run OUTFILE ARGS...: the suite with run_tests.py's ARGS (e.g.
 # --dev rxe0 --gid 1 -v -k multicast), its output (unittest's on stderr
-# too) to OUTFILE, at most PYVERBS_TIMEOUT seconds (default 1800: all of
-# it under TCG; then killed, status 124 or 137); its exit status (unittest:
-# 0 when nothing failed). Variables set on the call (LD_PRELOAD=...
+# too) to OUTFILE, at most PYVERBS_TIMEOUT seconds (then killed, status
+# 124 or 137; default 480: less than the 600 s scripts/guest/run-tests
+# gives a whole script, which would lose its KTAP; -k rdmacm takes 4 s);
+# its exit status (unittest: 0 when nothing failed). Variables set on the call (LD_PRELOAD=...
 # pyverbs_run ...) are in its environment, so in the test processes'
 # (they fork) and in the commands the suite runs (ip, ls).
 pyverbs_run() {
 	local out=$1
 	shift
 	(cd "$PYVERBS_TESTS" &&
-		timeout -k 10 "${PYVERBS_TIMEOUT:-1800}" python3 "$PYVERBS_RUNNER" "$@") > "$out" 2>&1
+		timeout -k 10 "${PYVERBS_TIMEOUT:-480}" python3 "$PYVERBS_RUNNER" "$@") > "$out" 2>&1
 }
 
 # pyverbs_results OUTFILE: "RESULT NAME" for each test unittest -v reported

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # rdma-core's own RDMA CM tests (pyverbs: tests.test_rdmacm, and the
-# address handles of tests.test_addr) pass on rxe0, with no preload: the
-# reference for a run of the same tests under a preload. Both players of
+# address handles of tests.test_addr) pass on rxe0, with no preload, and
+# then again, unmodified, under librdmamcm-preload.so: the three multicast
+# tests join through rdma_mcm (its joins counter grows by theirs), the
+# connection tests pass through to librdmacm untouched. Both players of
 # each test are on rxe0 (192.0.2.1); the multicast ones join 230.0.2.1.
 # The suite runs through pyverbs_run.py (lib.sh, PYVERBS_RUNNER), which
 # finds rxe0's netdev where the suite itself finds none: run_tests.py
@@ -31,7 +33,7 @@ cm_all() {
 	[ -s $T/cm.results ] && ! grep -qvE "^($re) " $T/cm.results
 }
 
-plan 8
+plan 16
 ok "rxe0 has a RoCE v2 GID of $BENCH_IP0" roce_v2_gid rxe0 $BENCH_IP0
 GID=$(roce_v2_gid rxe0 $BENCH_IP0)
 diag "--gid $GID ($BENCH_IP0 on $(cat /sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/$GID 2>&1))"
@@ -55,3 +57,24 @@ check "the suite's test_addr tests pass" \
 	pyverbs_run $T/addr.log --dev rxe0 --gid "$GID" -v tests.test_addr
 diag "tests.test_addr: $(pyverbs_counts $T/addr.log)"
 cat $T/addr.log
+
+# --- the same tests through librdmamcm-preload.so ---------------------------
+PRELOAD=/usr/lib/x86_64-linux-gnu/rdma-mcm/librdmamcm-preload.so
+# preloaded CMD...: CMD with the preload in its environment (and its children's)
+preloaded() { LD_PRELOAD=$PRELOAD "$@"; }
+joins() { rdma-mcm -j stats | grep -o '"joins":[0-9]*' | head -n 1 | cut -d: -f2; }
+check "rdma_mcm loads" modprobe rdma_mcm
+j0=$(joins)
+s=$EPOCHREALTIME
+check "through the preload: the suite's -k rdmacm tests run, none fails" \
+	preloaded pyverbs_run $T/pre.log --dev rxe0 --gid "$GID" -v -k rdmacm
+j1=$(joins)
+diag "preloaded -k rdmacm: $(pyverbs_counts $T/pre.log) in $(awk -v a=$s -v b=$EPOCHREALTIME 'BEGIN { printf "%.1f", b - a }') s; rdma_mcm joins $j0 -> $j1"
+cat $T/pre.log
+ok "through the preload: no test_rdmacm test skips, fails or errs" cm_all $T/pre.log ok
+for t in $MCAST; do
+	ok "through the preload: $t: ok" result_is $T/pre.log $t ok
+done
+ok "the multicast tests joined through rdma_mcm (its joins counter grew by at least 3)" \
+	[ $((j1 - j0)) -ge 3 ]
+ok "nothing of the tests is left in rdma_mcm" wait_for 30 live_zero

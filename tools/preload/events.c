@@ -15,7 +15,11 @@
  * event: an rdma_cm_id of ours on the channel resolves a local address of
  * the device (ADDR_RESOLVED or ADDR_ERROR follows in a few milliseconds,
  * on every kernel). rdma_get_cm_event() swallows that event and returns
- * the queued ones; the bell is rung again while events remain. Linux
+ * the queued ones; the bell is rung again while events remain. A bell
+ * is rung only while events wait: when the last goes (fetched, left,
+ * destroyed) before the bell's event was read, the bell id is destroyed,
+ * and ucma drops its unread event with it, so that a program that polls
+ * and then calls a blocking rdma_get_cm_event() never blocks. Linux
  * 6.18's ucma WRITE_CM_EVENT could inject the readiness without an id,
  * but it needs rdma-core 60's rdma_write_cm_event() and the id's kernel
  * handle, which librdmacm keeps private; the doorbell works everywhere.
@@ -171,7 +175,7 @@ void pl_ring(struct rdma_event_channel *ch)
 	struct sockaddr_storage addr;
 	struct rdma_cm_id *bell = NULL;
 	struct pl_channel *c;
-	int ret;
+	int ret, unring = 0, again = 0;
 
 	pl_lock();
 	c = pl_channel_find(ch);
@@ -184,17 +188,32 @@ void pl_ring(struct rdma_event_channel *ch)
 	pl_unlock();
 
 	ret = pl_real.create_id(ch, &bell, NULL, RDMA_PS_UDP);
-	if (!ret)
+	if (!ret) {
+		/* known before it can ring: a get may read its event at once */
+		pl_lock();
+		c = pl_channel_find(ch);
+		c->bell = bell;
+		c->bell_fired = 0;
+		pl_unlock();
 		ret = pl_real.resolve_addr(bell, (struct sockaddr *)&addr,
 					   (struct sockaddr *)&addr, 2000);
+	}
 
 	pl_lock();
 	c = pl_channel_find(ch);
-	if (c && !ret) {
-		c->bell = bell;
+	if (c && !ret && !c->bell_fired) {
 		c->bell_state = PL_BELL_RUNG;
 		bell = NULL;
+		/* what it rang for was left meanwhile: a rung bell means events */
+		unring = !c->head;
+	} else if (c && !ret) {
+		/* swallow() took its event already: done, ring again if need be */
+		c->bell = NULL;
+		c->bell_fired = 0;
+		c->bell_state = PL_BELL_IDLE;
+		again = pl_needs_bell(c);
 	} else if (c) {
+		c->bell = NULL;
 		c->bell_state = PL_BELL_IDLE;
 		if (!c->bell_failed)
 			fprintf(stderr,
@@ -206,6 +225,10 @@ void pl_ring(struct rdma_event_channel *ch)
 	pl_unlock();
 	if (bell)
 		pl_real.destroy_id(bell);
+	if (unring)
+		pl_unring(ch);
+	if (again)
+		pl_ring(ch);
 }
 
 /* Wait (pl.lock held) until no ring or unring of @c is under way */
@@ -264,8 +287,14 @@ static int swallow(struct rdma_event_channel *ch, struct rdma_cm_event *rev)
 	pl_lock();
 	c = pl_channel_find(ch);
 	if (c && c->bell && rev->id == c->bell) {
-		if (c->bell_state == PL_BELL_UNRINGING) {
-			/* pl_unring() destroys it once this is acked */
+		if (c->bell_state != PL_BELL_RUNG) {
+			/*
+			 * UNRINGING: pl_unring() destroys it once this is
+			 * acked; RINGING: its resolve returned to nobody yet,
+			 * pl_ring() destroys it
+			 */
+			if (c->bell_state == PL_BELL_RINGING)
+				c->bell_fired = 1;
 			pl_unlock();
 			pl_real.ack_event(rev);
 			return 1;

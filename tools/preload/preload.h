@@ -154,6 +154,7 @@ struct pl_channel {
 	int bell_state;
 	struct rdma_cm_id *bell;
 	struct sockaddr_storage bell_addr;	/* a local address of the device */
+	int bell_fired;			/* its event came while RINGING */
 	int bell_failed;		/* logged once */
 };
 

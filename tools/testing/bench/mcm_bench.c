@@ -8,6 +8,9 @@
  *		   batch  librdmamcm batch join/leave (rdma_mcm in one call)
  *		   ucma   librdmacm: rdma_join_multicast/rdma_leave_multicast
  *			  on one rdma_cm_id with an event channel
+ *		   preload the ucma contender's code, run with
+ *			  LD_PRELOAD=librdmamcm-preload.so (checked): an
+ *			  unmodified librdmacm program served by rdma_mcm
  *		   noop   N VERSION ioctls on /dev/rdma_mcm (the syscall floor)
  *	WORKLOAD   joinleave  join all, wait for every joined event, leave all
  *		   cancel     join and leave each group at once
@@ -15,7 +18,7 @@
  *			      then wait for SIGTERM (memory measurements)
  *		   latency    N times: join one group, wait for its joined
  *			      event, leave; the join-to-event time of each
- *			      (shim and ucma only)
+ *			      (shim, ucma and preload only)
  *		   dump       join all, wait for the events, then dump the
  *			      host's memberships through netlink
  *			      (rdma_mcm_nl_dump_members()) DUMP_ROUNDS
@@ -30,7 +33,9 @@
  * min_us max_us" instead, the dump workload "DUMP contender type N
  * entries median_us min_us max_us" (entries: what the last dump saw).
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -425,6 +430,17 @@ static void ucma_latency(int flags)
 	rdma_destroy_event_channel(ec);
 }
 
+/* The preload contender: rdma_join_multicast must be the preload's */
+static void check_preloaded(void)
+{
+	void *f = dlsym(RTLD_DEFAULT, "rdma_join_multicast");
+	Dl_info info;
+
+	if (!f || !dladdr(f, &info) || !info.dli_fname ||
+	    !strstr(info.dli_fname, "librdmamcm-preload"))
+		fail("preload_not_loaded");
+}
+
 int main(int argc, char **argv)
 {
 	const char *budget = getenv("MCM_BENCH_BUDGET");
@@ -432,7 +448,7 @@ int main(int argc, char **argv)
 
 	if (argc != 5) {
 		fprintf(stderr,
-			"usage: %s shim|batch|ucma|noop joinleave|cancel|hold|latency|dump N sendonly|full\n",
+			"usage: %s shim|batch|ucma|preload|noop joinleave|cancel|hold|latency|dump N sendonly|full\n",
 			argv[0]);
 		return 2;
 	}
@@ -441,6 +457,8 @@ int main(int argc, char **argv)
 	g_n = strtoul(argv[3], NULL, 0);
 	g_type = argv[4];
 	sendonly = !strcmp(g_type, "sendonly");
+	if (!strcmp(g_contender, "preload"))
+		check_preloaded();
 	signal(SIGALRM, on_alarm);
 	alarm(budget ? atoi(budget) : 120);
 
@@ -449,7 +467,8 @@ int main(int argc, char **argv)
 			return 2;
 		if (!strcmp(g_contender, "shim"))
 			shim_latency(sendonly);
-		else if (!strcmp(g_contender, "ucma"))
+		else if (!strcmp(g_contender, "ucma") ||
+			 !strcmp(g_contender, "preload"))
 			ucma_latency(sendonly);
 		else
 			return 2;
@@ -459,7 +478,8 @@ int main(int argc, char **argv)
 		shim_run(sendonly, 0);
 	else if (!strcmp(g_contender, "batch"))
 		shim_run(sendonly, 1);
-	else if (!strcmp(g_contender, "ucma"))
+	else if (!strcmp(g_contender, "ucma") ||
+		 !strcmp(g_contender, "preload"))
 		ucma_run(sendonly);
 	else if (!strcmp(g_contender, "noop"))
 		noop_run();

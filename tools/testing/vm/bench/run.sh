@@ -15,7 +15,16 @@ REPS=${REPS:-3}
 REPS_SMALL=${REPS_SMALL:-7}
 LAT_RUNS=${LAT_RUNS:-200}
 BUDGET=${BUDGET:-45}
-CONTENDERS=(shim batch ucma)
+CONTENDERS=(shim batch ucma preload)
+# the preload contender: the ucma one's code, through librdmamcm-preload.so
+PRELOAD=/usr/lib/x86_64-linux-gnu/rdma-mcm/librdmamcm-preload.so
+bench() { # contender args...
+	if [ "$1" = preload ]; then
+		LD_PRELOAD=$PRELOAD mcm_bench "$@"
+	else
+		mcm_bench "$@"
+	fi
+}
 
 modprobe rdma_mcm || exit 1
 echo "KERNEL $(uname -r)"
@@ -27,7 +36,7 @@ run_one() { # contender workload n type
 		echo "RESULT $1 $2 $4 $3 skipped_after_timeout_at_${gave_up[$key]}"
 		return
 	fi
-	out=$(MCM_BENCH_BUDGET=$BUDGET mcm_bench "$1" "$2" "$3" "$4" 2>&1 | grep '^RESULT')
+	out=$(MCM_BENCH_BUDGET=$BUDGET bench "$1" "$2" "$3" "$4" 2>&1 | grep '^RESULT')
 	echo "$out"
 	case $out in *timeout*) gave_up[$key]=$3 ;; esac
 	# a timed-out run may leave its file open until the process is gone
@@ -40,7 +49,8 @@ for n in 1 10 100 1000 10000 100000; do
 	[ "$n" -ge 100000 ] && reps=1
 	for rep in $(seq "$reps"); do
 		# rotate the contenders' order by repetition
-		order=("${CONTENDERS[@]:rep%3}" "${CONTENDERS[@]:0:rep%3}")
+		k=$((rep % ${#CONTENDERS[@]}))
+		order=("${CONTENDERS[@]:k}" "${CONTENDERS[@]:0:k}")
 		run_one noop joinleave "$n" sendonly
 		for type in sendonly full; do
 			for w in joinleave cancel; do
@@ -57,10 +67,10 @@ done
 # order
 for rep in 1 2 3; do
 	for type in sendonly full; do
-		order=(shim ucma)
-		[ $((rep % 2)) -eq 0 ] && order=(ucma shim)
+		order=(shim ucma preload)
+		[ $((rep % 2)) -eq 0 ] && order=(preload ucma shim)
 		for c in "${order[@]}"; do
-			MCM_BENCH_BUDGET=$BUDGET mcm_bench "$c" latency "$LAT_RUNS" \
+			MCM_BENCH_BUDGET=$BUDGET bench "$c" latency "$LAT_RUNS" \
 				"$type" 2>&1 | grep -E '^(LATENCY|RESULT)'
 			sleep 0.2
 		done

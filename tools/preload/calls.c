@@ -209,7 +209,7 @@ int pl_sgid_index(struct pl_id *pid)
 
 	if (pid->sgid_index >= 0)
 		return pid->sgid_index;
-	if (pid->dead || !id->verbs ||
+	if (!id->verbs ||
 	    local_gid(rdma_get_local_addr(id), gid) ||
 	    ibv_query_port(id->verbs, id->port_num, &pattr))
 		return 0;
@@ -406,7 +406,7 @@ EXPORT int rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr)
 		return pl_real.leave(id, addr);
 	}
 	/* detach first, as librdmacm does; the leave cancels a join under way */
-	if (mc->attached && id->qp && !mc->owner->dead)
+	if (mc->attached && id->qp)
 		ibv_detach_mcast(id->qp, &mc->mgid, mc->mlid);
 	mc->attached = 0;
 	ret = rdma_mcm_leave(pl.mcm, mc->owner->ctx_id, mc->handle);
@@ -462,6 +462,29 @@ EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
 	if (pid)
 		pl_unring(ch);
 	return pl_real.destroy_id(id);
+}
+
+/*
+ * The QP goes, and its attachments with it. Under pl.lock: the reader
+ * thread attaches and detaches id->qp at REJOINING and REJOINED, never
+ * while librdmacm destroys it (and clears id->qp).
+ */
+EXPORT void rdma_destroy_qp(struct rdma_cm_id *id)
+{
+	struct pl_id *pid;
+	struct pl_mc *mc;
+
+	pl_real_init();
+	if (!pl.ready || !id) {
+		pl_real.destroy_qp(id);
+		return;
+	}
+	pl_lock();
+	pid = pl_id_find(id);
+	for (mc = pid ? pid->mcs : NULL; mc; mc = mc->next)
+		mc->attached = mc->healing = 0;
+	pl_real.destroy_qp(id);
+	pl_unlock();
 }
 
 EXPORT int rdma_migrate_id(struct rdma_cm_id *id,

@@ -409,7 +409,7 @@ static void detach(struct pl_mc *mc)
 {
 	struct rdma_cm_id *id = mc->owner->id;
 
-	if (mc->attached && id->qp && !mc->owner->dead)
+	if (mc->attached && id->qp)
 		ibv_detach_mcast(id->qp, &mc->mgid, mc->mlid);
 	mc->attached = 0;
 }
@@ -423,13 +423,23 @@ static struct rdma_event_channel *handle(const struct rdma_mcm_event *ev)
 
 	switch (ev->event) {
 	case RDMA_MCM_EVENT_DEVICE_REMOVED:
+		/*
+		 * The context lost its device, or its source address (the
+		 * id's device may live on): detach, and attach again at
+		 * REJOINED if the QP is still there. A device really going
+		 * away tells the id itself (librdmacm's DEVICE_REMOVAL) and
+		 * waits for the program to let go; rdma_destroy_qp() takes
+		 * pl.lock, so the QP is never touched while it is destroyed.
+		 */
 		pid = pl_id_by_ctx(ev->ctx_id);
-		if (pid) {
-			/* the QP dies with the device: never touch it again */
-			pid->dead = 1;
-			for (mc = pid->mcs; mc; mc = mc->next)
-				mc->attached = mc->healing = 0;
+		for (mc = pid ? pid->mcs : NULL; mc; mc = mc->next) {
+			if (mc->attached) {
+				detach(mc);
+				mc->healing = 1;
+			}
 		}
+		if (pid)
+			pid->sgid_index = -1;
 		pl_debug("ctx %u: device removed", ev->ctx_id);
 		return NULL;
 	case RDMA_MCM_EVENT_DEVICE_ADDED:
@@ -459,7 +469,7 @@ static struct rdma_event_channel *handle(const struct rdma_mcm_event *ev)
 		memcpy(mc->mgid.raw, ev->mgid, sizeof(mc->mgid.raw));
 		mc->mlid = ev->mlid;
 		mc->owner->sgid_index = -1;
-		if (mc->healing && id->qp && !mc->owner->dead)
+		if (mc->healing && id->qp)
 			mc->attached = !ibv_attach_mcast(id->qp, &mc->mgid,
 							 mc->mlid);
 		mc->healing = 0;
@@ -585,7 +595,7 @@ static void deliver_join(struct pl_event *e, struct pl_mc *mc)
 	struct rdma_cm_id *id = mc->owner->id;
 
 	mc->delivered = 1;
-	if (!id->qp || mc->sendonly || mc->owner->dead || mc->attached)
+	if (!id->qp || mc->sendonly || mc->attached)
 		return;
 	if (ibv_attach_mcast(id->qp, &mc->mgid, mc->mlid)) {
 		/* librdmacm's way: MULTICAST_ERROR, status -1, errno set */

@@ -21,9 +21,11 @@
  *
  * Locking: one mutex, pl.lock, protects every record. It is held across
  * the rdma_mcm ioctls that go with a record's change (so the reader
- * thread never sees an event before its record exists) and across
- * ibv_attach_mcast()/ibv_detach_mcast(); it is never held across a call
- * into librdmacm, which may block or call back into this library.
+ * thread never sees an event before its record exists), across
+ * ibv_attach_mcast()/ibv_detach_mcast(), and across librdmacm's
+ * rdma_destroy_qp() (so that the reader never attaches or detaches a QP
+ * being destroyed); it is held across no other librdmacm call, which may
+ * block or call back into this library.
  */
 #ifndef RDMA_MCM_PRELOAD_H
 #define RDMA_MCM_PRELOAD_H
@@ -51,6 +53,7 @@ struct pl_real {
 	int (*destroy_id)(struct rdma_cm_id *);
 	int (*migrate_id)(struct rdma_cm_id *, struct rdma_event_channel *);
 	void (*destroy_channel)(struct rdma_event_channel *);
+	void (*destroy_qp)(struct rdma_cm_id *);
 	int (*create_id)(struct rdma_event_channel *, struct rdma_cm_id **,
 			 void *, enum rdma_port_space);
 	int (*resolve_addr)(struct rdma_cm_id *, struct sockaddr *,
@@ -109,7 +112,6 @@ struct pl_id {
 	struct rdma_cm_id *id;
 	uint32_t ctx_id;
 	int sgid_index;			/* -1 until a JOINED needs it */
-	int dead;			/* its device went away: no verbs */
 	struct pl_mc *mcs;		/* its memberships */
 };
 

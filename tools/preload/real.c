@@ -42,6 +42,7 @@ static void real_resolve(void)
 	pl_real.migrate_id = real_sym("rdma_migrate_id", "RDMACM_1.0");
 	pl_real.destroy_channel = real_sym("rdma_destroy_event_channel",
 					   "RDMACM_1.0");
+	pl_real.destroy_qp = real_sym("rdma_destroy_qp", "RDMACM_1.0");
 	pl_real.create_id = real_sym("rdma_create_id", "RDMACM_1.0");
 	pl_real.resolve_addr = real_sym("rdma_resolve_addr", "RDMACM_1.0");
 	pl_config_load();

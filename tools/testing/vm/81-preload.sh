@@ -14,9 +14,11 @@
 #    its joins' events (the doorbell).
 #  - with no /dev/rdma_mcm (bind-mounted away in a mount namespace), the
 #    same program works through librdmacm alone.
-#  - a port flap is unseen by a preloaded program (no MULTICAST_ERROR;
-#    the membership rejoins), and mckey keeps receiving after it; a
-#    device reset reaches the program as librdmacm's DEVICE_REMOVAL.
+#  - a port flap (nothing lost on RoCE) and a move of the source address
+#    (the memberships wait and rejoin; the preload detaches and attaches
+#    the QP) are unseen by a preloaded program, and mckey keeps receiving
+#    after them; a device reset reaches the program as librdmacm's
+#    DEVICE_REMOVAL.
 # The datagram counts follow 30-mckey: the sender runs until rxe0 has
 # transmitted COUNT datagrams after the receiver's attach, then the
 # receiver must have them all.
@@ -140,17 +142,25 @@ ok "a preloaded program and a preloaded mckey receiver join" both_joined
 check "ip link set veth1 down" ip link set veth1 down
 ok "rxe1's port goes DOWN" wait_for 30 port_is DOWN
 check "ip link set veth1 up" ip link set veth1 up
-ok "both memberships are JOINED again with a rejoin counted" both_rejoined
-check "mckey receives all $COUNT after the flap" send_until_sent $recv $BENCH_IP0 239.1.8.5
+# on RoCE a flap loses nothing (65-heal): both stay joined, no rejoin
+still_joined() { owned_by 239.1.8.4 $waiter && owned_by 239.1.8.5 $recv; }
+ok "both memberships are still joined after the flap" wait_for 60 still_joined
+# the source address goes and comes back: each membership waits and is
+# joined again on its own (REJOINING, REJOINED), the preload detaches the
+# QP and attaches it again, and the program is told nothing
+move_address() { ip addr del $BENCH_IP1/24 dev veth1 && sleep 2 && ip addr add $BENCH_IP1/24 dev veth1; }
+check "veth1's address goes and comes back" move_address
+ok "both memberships are joined again, a rejoin counted" both_rejoined
+check "mckey receives all $COUNT after the flap and the rejoin" send_until_sent $recv $BENCH_IP0 239.1.8.5
 wait $recv
 rc=$?
-ok "mckey exited 0 after the flap (exit $rc)" sh -c "[ $rc -eq 0 ] && grep -q 'data transfers complete' $T/recv.log"
+ok "mckey exited 0 after them (exit $rc)" sh -c "[ $rc -eq 0 ] && grep -q 'data transfers complete' $T/recv.log"
 
 # --- a device reset: librdmacm's DEVICE_REMOVAL -------------------------------
 check "rdma link delete rxe1 completes once the program let go" timeout 90 rdma link delete rxe1
 wait $waiter
 cat $T/wait.log
-ok "the program saw no event across the flap, then DEVICE_REMOVAL, as librdmacm delivers it" \
+ok "the program saw no event across the flap and the rejoin, then DEVICE_REMOVAL, as librdmacm delivers it" \
 	sh -c "[ \"\$(sed -n 2p $T/wait.log)\" = 'event RDMA_CM_EVENT_DEVICE_REMOVAL status 0' ]"
 check "rdma link add rxe1 again" bench_rxe rxe1 veth1
 ok "nothing of the programs is left in rdma_mcm" wait_for 30 live_zero

@@ -234,13 +234,18 @@ static int ours(struct rdma_cm_id *id, const struct sockaddr *addr)
 	return 1;
 }
 
-/* The id's record, with its context (pl.lock held); NULL: not ours */
-static struct pl_id *id_get(struct rdma_cm_id *id)
+/*
+ * The id's record, with its context (pl.lock held). NULL with *@err 0:
+ * not ours (an address rdma_mcm has no device for); with *@err: the
+ * errno of a limit (EMFILE, ENOBUFS, EDQUOT, ENOMEM), the join's error
+ */
+static struct pl_id *id_get(struct rdma_cm_id *id, int *err)
 {
 	struct pl_id *pid = pl_id_find(id);
 	struct sockaddr *src;
 	uint32_t ctx_id;
 
+	*err = 0;
 	if (pid)
 		return pid;
 	src = rdma_get_local_addr(id);
@@ -249,6 +254,11 @@ static struct pl_id *id_get(struct rdma_cm_id *id)
 	if (rdma_mcm_create_ctx_ex(pl.mcm, src,
 				   pl_config.heal ? RDMA_MCM_CTX_HEAL : 0,
 				   &ctx_id)) {
+		if (errno == EMFILE || errno == ENOBUFS || errno == EDQUOT ||
+		    errno == ENOMEM) {
+			*err = errno;
+			return NULL;
+		}
 		pl_debug("no context for the id's address (%s): librdmacm joins",
 			 strerror(errno));
 		return NULL;
@@ -305,11 +315,18 @@ static int join(struct rdma_cm_id *id, struct sockaddr *addr, int flags,
 	unsigned int i;
 	int ret, err;
 
-	if (!ours(id, addr))
-		return 1;
 	pl_lock();
-	if (pl_start_reader() || !(pid = id_get(id))) {
+	if (!ours(id, addr) || pl_start_reader()) {
 		pl_unlock();
+		return 1;
+	}
+	pid = id_get(id, &err);
+	if (!pid) {
+		pl_unlock();
+		if (err) {
+			errno = err;
+			return -1;
+		}
 		return 1;
 	}
 	mc = calloc(1, sizeof(*mc));
@@ -380,7 +397,9 @@ EXPORT int rdma_join_multicast_ex(struct rdma_cm_id *id,
 
 	pl_real_init();
 	/* what librdmacm refuses, it refuses itself */
-	if (attr && (attr->comp_mask & RDMA_CM_JOIN_MC_ATTR_ADDRESS) &&
+	if (attr && !(attr->comp_mask & ~(RDMA_CM_JOIN_MC_ATTR_ADDRESS |
+					   RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS)) &&
+	    (attr->comp_mask & RDMA_CM_JOIN_MC_ATTR_ADDRESS) &&
 	    (attr->comp_mask & RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS) &&
 	    (attr->join_flags == RDMA_MC_JOIN_FLAG_FULLMEMBER ||
 	     attr->join_flags == RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER))
@@ -437,6 +456,22 @@ EXPORT int rdma_create_id(struct rdma_event_channel *channel,
 	return ret;
 }
 
+/* rdma_create_ep() makes a synchronous id without rdma_create_id() */
+EXPORT int rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
+			  struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)
+{
+	int ret;
+
+	pl_real_init();
+	ret = pl_real.create_ep(id, res, pd, qp_init_attr);
+	if (!ret && id && *id) {
+		pl_lock();
+		sync_set(*id, 1);
+		pl_unlock();
+	}
+	return ret;
+}
+
 EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
 {
 	struct rdma_event_channel *ch;
@@ -453,6 +488,7 @@ EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
 		/* the context's destruction leaves every group, in the kernel */
 		while (pid->mcs)
 			mc_free(pid->mcs);
+		pl_id_purge(pid);
 		rdma_mcm_destroy_ctx(pl.mcm, pid->ctx_id);
 		pl_table_del(&pl.ids, &pid->by_id);
 		pl_table_del(&pl.ctxs, &pid->by_ctx);

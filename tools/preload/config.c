@@ -45,7 +45,8 @@ static int env_flag(const char *name, int dflt)
 
 	if (!v || !*v)
 		return dflt;
-	return strcmp(v, "0") && strcasecmp(v, "no") && strcasecmp(v, "off");
+	return strcmp(v, "0") && strcasecmp(v, "no") && strcasecmp(v, "off") &&
+	       strcasecmp(v, "false");
 }
 
 /* "GROUP" and its sources, separated by any of @seps */
@@ -124,7 +125,7 @@ static void parse_file(const char *path, int must_exist)
 		char *p = line, *word, *rest;
 
 		no++;
-		p[strcspn(p, "#\n")] = '\0';
+		p[strcspn(p, "#\r\n")] = '\0';
 		p += strspn(p, " \t");
 		if (!*p)
 			continue;

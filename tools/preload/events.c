@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <infiniband/verbs.h>
 
@@ -47,6 +48,51 @@
 			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
 
 static pthread_cond_t bell_done = PTHREAD_COND_INITIALIZER;
+
+/*
+ * Every bell id from its creation until its destruction returned: an
+ * event of one (ADDR_RESOLVED, ADDR_ERROR, or a DEVICE_REMOVAL of its
+ * device) is never the program's, whatever state its channel is in.
+ */
+struct pl_bell {
+	struct pl_node node;
+	struct rdma_cm_id *id;
+};
+static struct pl_table bells;
+
+static struct pl_bell *bell_find(const struct rdma_cm_id *id)
+{
+	struct pl_node *n = pl_table_find(&bells, (uintptr_t)id, NULL);
+
+	for (; n; n = pl_table_find(&bells, (uintptr_t)id, n))
+		if (((struct pl_bell *)(void *)n)->id == id)
+			return (struct pl_bell *)(void *)n;
+	return NULL;
+}
+
+static int bell_remember(struct rdma_cm_id *id)
+{
+	struct pl_bell *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return -1;
+	b->id = id;
+	if (pl_table_add(&bells, &b->node, (uintptr_t)id)) {
+		free(b);
+		return -1;
+	}
+	return 0;
+}
+
+static void bell_forget(struct rdma_cm_id *id)
+{
+	struct pl_bell *b = bell_find(id);
+
+	if (b) {
+		pl_table_del(&bells, &b->node);
+		free(b);
+	}
+}
 
 void pl_lock(void)
 {
@@ -128,6 +174,22 @@ void pl_event_unqueue(struct pl_event *e)
 			}
 		e->mc = NULL;
 	}
+	e->pid = NULL;
+}
+
+/* The id goes: its own undelivered events (DEVICE_REMOVAL) go with it */
+void pl_id_purge(struct pl_id *pid)
+{
+	struct pl_channel *c = pl_channel_find(pid->id->channel);
+	struct pl_event *e, *next;
+
+	for (e = c ? c->head : NULL; e; e = next) {
+		next = e->next;
+		if (e->pid == pid) {
+			pl_event_unqueue(e);
+			free(e);
+		}
+	}
 }
 
 /* A membership goes: its undelivered events go with it */
@@ -150,13 +212,6 @@ void pl_channel_free(struct pl_channel *c)
 		pl_event_unqueue(e);
 		free(e);
 	}
-	while (c->held) {
-		struct pl_held *h = c->held;
-
-		c->held = h->next;
-		pl_real.ack_event(h->ev);
-		free(h);
-	}
 	pl_table_del(&pl.chans, &c->by_ch);
 	free(c);
 }
@@ -175,7 +230,7 @@ void pl_ring(struct rdma_event_channel *ch)
 	struct sockaddr_storage addr;
 	struct rdma_cm_id *bell = NULL;
 	struct pl_channel *c;
-	int ret, unring = 0, again = 0;
+	int ret, again = 0;
 
 	pl_lock();
 	c = pl_channel_find(ch);
@@ -194,18 +249,26 @@ void pl_ring(struct rdma_event_channel *ch)
 		c = pl_channel_find(ch);
 		c->bell = bell;
 		c->bell_fired = 0;
+		ret = bell_remember(bell);
 		pl_unlock();
-		ret = pl_real.resolve_addr(bell, (struct sockaddr *)&addr,
-					   (struct sockaddr *)&addr, 2000);
+		if (!ret)
+			ret = pl_real.resolve_addr(bell,
+						   (struct sockaddr *)&addr,
+						   (struct sockaddr *)&addr,
+						   2000);
 	}
 
 	pl_lock();
 	c = pl_channel_find(ch);
 	if (c && !ret && !c->bell_fired) {
+		/*
+		 * Rung. If what it rang for was taken or left meanwhile, the
+		 * program's thread that did so unrings it (pl_unring() waits
+		 * for this ring to end): never this thread, behind a
+		 * program's poll.
+		 */
 		c->bell_state = PL_BELL_RUNG;
 		bell = NULL;
-		/* what it rang for was left meanwhile: a rung bell means events */
-		unring = !c->head;
 	} else if (c && !ret) {
 		/* swallow() took its event already: done, ring again if need be */
 		c->bell = NULL;
@@ -223,10 +286,12 @@ void pl_ring(struct rdma_event_channel *ch)
 	}
 	pthread_cond_broadcast(&bell_done);
 	pl_unlock();
-	if (bell)
+	if (bell) {
 		pl_real.destroy_id(bell);
-	if (unring)
-		pl_unring(ch);
+		pl_lock();
+		bell_forget(bell);
+		pl_unlock();
+	}
 	if (again)
 		pl_ring(ch);
 }
@@ -249,106 +314,70 @@ void pl_bell_wait(struct pl_channel *c)
  */
 void pl_unring(struct rdma_event_channel *ch)
 {
-	struct rdma_cm_id *bell;
+	struct rdma_cm_id *bell = NULL;
 	struct pl_channel *c;
 	int again = 0;
 
 	pl_lock();
 	c = pl_channel_find(ch);
-	if (!c || c->bell_state != PL_BELL_RUNG || c->head) {
+	if (c)
+		pl_bell_wait(c);
+	if (c && c->bell_state == PL_BELL_RUNG && !c->head) {
+		c->bell_state = PL_BELL_UNRINGING;
+		bell = c->bell;
 		pl_unlock();
-		return;
-	}
-	c->bell_state = PL_BELL_UNRINGING;
-	bell = c->bell;
-	pl_unlock();
 
-	pl_real.destroy_id(bell);
+		pl_real.destroy_id(bell);
 
-	pl_lock();
-	c = pl_channel_find(ch);
-	if (c) {
-		c->bell = NULL;
-		c->bell_state = PL_BELL_IDLE;
-		again = pl_needs_bell(c);
+		pl_lock();
+		bell_forget(bell);
+		c = pl_channel_find(ch);
+		if (c) {
+			c->bell = NULL;
+			c->bell_state = PL_BELL_IDLE;
+		}
+		pthread_cond_broadcast(&bell_done);
 	}
-	pthread_cond_broadcast(&bell_done);
+	again = c && pl_needs_bell(c);
 	pl_unlock();
 	if (again)
 		pl_ring(ch);
 }
 
-/* If @rev is @ch's doorbell: consume it and say so */
+/* If @rev is an event of one of our bells: consume it and say so */
 static int swallow(struct rdma_event_channel *ch, struct rdma_cm_event *rev)
 {
 	struct rdma_cm_id *bell = NULL;
 	struct pl_channel *c;
 
 	pl_lock();
-	c = pl_channel_find(ch);
-	if (c && c->bell && rev->id == c->bell) {
-		if (c->bell_state != PL_BELL_RUNG) {
-			/*
-			 * UNRINGING: pl_unring() destroys it once this is
-			 * acked; RINGING: its resolve returned to nobody yet,
-			 * pl_ring() destroys it
-			 */
-			if (c->bell_state == PL_BELL_RINGING)
-				c->bell_fired = 1;
-			pl_unlock();
-			pl_real.ack_event(rev);
-			return 1;
-		}
-		bell = c->bell;
-		c->bell = NULL;
-		c->bell_state = PL_BELL_IDLE;
-	}
-	pl_unlock();
-	if (!bell)
-		return 0;
-	pl_real.ack_event(rev);
-	pl_real.destroy_id(bell);
-	return 1;
-}
-
-static void hold(struct rdma_event_channel *ch, struct rdma_cm_event *rev)
-{
-	struct pl_held *h = calloc(1, sizeof(*h)), **pp;
-	struct pl_channel *c;
-
-	pl_lock();
-	c = pl_channel_find(ch);
-	if (!h || !c) {
+	if (!bell_find(rev->id)) {
 		pl_unlock();
-		free(h);
-		/* cannot keep it: ack it, as a program that dropped it would */
-		pl_real.ack_event(rev);
-		return;
+		return 0;
 	}
-	h->ev = rev;
-	for (pp = &c->held; *pp; pp = &(*pp)->next)
-		;
-	*pp = h;
+	c = pl_channel_find(ch);
+	if (c && c->bell == rev->id) {
+		if (c->bell_state == PL_BELL_RUNG) {
+			bell = c->bell;
+			c->bell = NULL;
+			c->bell_state = PL_BELL_IDLE;
+		} else if (c->bell_state == PL_BELL_RINGING) {
+			/* its resolve returned to nobody yet: pl_ring() ends it */
+			c->bell_fired = 1;
+		}
+		/* UNRINGING: pl_unring() destroys it once this is acked */
+	}
+	/* else: a bell on its way out (its destroy waits for this ack) */
 	pl_unlock();
-}
-
-/*
- * The last queued event was taken: consume the doorbell too, if it has
- * arrived, so that the fd is not left readable with nothing for us
- * (librdmacm's events read on the way are kept, in order).
- */
-static void drain_bell(struct rdma_event_channel *ch)
-{
-	struct rdma_cm_event *rev;
-	struct pollfd p = { .fd = ch->fd, .events = POLLIN };
-
-	while (poll(&p, 1, 0) == 1) {
-		if (pl_real.get_event(ch, &rev))
-			return;
-		if (swallow(ch, rev))
-			return;
-		hold(ch, rev);
+	pl_real.ack_event(rev);
+	if (bell) {
+		pl_real.destroy_id(bell);
+		pl_lock();
+		bell_forget(bell);
+		pl_unlock();
+		pl_ring(ch);	/* events queued since it rang */
 	}
+	return 1;
 }
 
 static void fill_ud(struct pl_event *e, const struct pl_mc *mc,
@@ -405,6 +434,61 @@ static struct rdma_event_channel *queue(struct pl_mc *mc,
 	return pl_needs_bell(c) ? c->ch : NULL;
 }
 
+/* Queue librdmacm's DEVICE_REMOVAL for the id, once; the channel to ring */
+static struct rdma_event_channel *queue_removal(struct pl_id *pid)
+{
+	struct pl_channel *c = pl_channel_find(pid->id->channel);
+	struct pl_event *e;
+
+	if (!c || pid->removal_told)
+		return NULL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	pid->removal_told = 1;
+	e->ev.id = pid->id;
+	e->ev.event = RDMA_CM_EVENT_DEVICE_REMOVAL;
+	e->pid = pid;
+	e->chan = c;
+	e->prev = c->tail;
+	if (c->tail)
+		c->tail->next = e;
+	else
+		c->head = e;
+	c->tail = e;
+	c->queued++;
+	return pl_needs_bell(c) ? c->ch : NULL;
+}
+
+/*
+ * Is the id's source address still on an interface? Then a context's
+ * DEVICE_REMOVED is the device going away; else the address went (and
+ * the memberships wait for it to come back).
+ */
+static int address_present(const struct sockaddr *sa)
+{
+	struct ifaddrs *ifa, *i;
+	int found = 0;
+
+	if (sa->sa_family != AF_INET && sa->sa_family != AF_INET6)
+		return 1;
+	if (getifaddrs(&ifa))
+		return 1;
+	for (i = ifa; i && !found; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != sa->sa_family)
+			continue;
+		if (sa->sa_family == AF_INET)
+			found = ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr ==
+				((const struct sockaddr_in *)sa)->sin_addr.s_addr;
+		else
+			found = !memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr,
+					&((const struct sockaddr_in6 *)sa)->sin6_addr,
+					sizeof(struct in6_addr));
+	}
+	freeifaddrs(ifa);
+	return found;
+}
+
 static void detach(struct pl_mc *mc)
 {
 	struct rdma_cm_id *id = mc->owner->id;
@@ -438,9 +522,19 @@ static struct rdma_event_channel *handle(const struct rdma_mcm_event *ev)
 				mc->healing = 1;
 			}
 		}
-		if (pid)
-			pid->sgid_index = -1;
-		pl_debug("ctx %u: device removed", ev->ctx_id);
+		if (!pid)
+			return NULL;
+		pid->sgid_index = -1;
+		/*
+		 * The device itself goes: tell the program now, as librdmacm's
+		 * DEVICE_REMOVAL, which on a device without disassociation
+		 * (rxe) only comes once every verbs user let go of it
+		 */
+		if (address_present(rdma_get_local_addr(pid->id))) {
+			pl_debug("ctx %u: device removed: DEVICE_REMOVAL", ev->ctx_id);
+			return queue_removal(pid);
+		}
+		pl_debug("ctx %u: source address gone: waiting", ev->ctx_id);
 		return NULL;
 	case RDMA_MCM_EVENT_DEVICE_ADDED:
 		return NULL;
@@ -516,6 +610,11 @@ static void *reader(void *arg)
 		if (p[1].revents)
 			return NULL;
 		drain_mcm();
+		if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+			pl_debug("/dev/rdma_mcm broke (revents %#x): reader stops",
+				 p[0].revents);
+			return NULL;
+		}
 	}
 }
 
@@ -615,52 +714,45 @@ int rdma_get_cm_event(struct rdma_event_channel *channel,
 	int ret;
 
 	pl_real_init();
-	if (!pl.ready || !channel || !event)
+	if (!channel || !event)
 		return pl_real.get_event(channel, event);
 	for (;;) {
-		struct pl_event *e;
-		int drain = 0, again = 0;
+		struct pl_event *e = NULL;
 
-		pl_lock();
-		c = pl_channel_find(channel);
-		if (!c) {
-			pl_unlock();
-			return pl_real.get_event(channel, event);
-		}
-		if (c->held) {
-			struct pl_held *h = c->held;
+		if (pl.ready) {
+			pl_lock();
+			c = pl_channel_find(channel);
+			e = c ? c->head : NULL;
+			if (e) {
+				struct pl_mc *mc = e->mc;
 
-			c->held = h->next;
-			pl_unlock();
-			*event = h->ev;
-			free(h);
-			return 0;
-		}
-		e = c->head;
-		if (e) {
-			struct pl_mc *mc = e->mc;
-
-			pl_event_unqueue(e);
-			if (e->ev.event == RDMA_CM_EVENT_MULTICAST_JOIN)
-				deliver_join(e, mc);
-			pl_table_add(&pl.outstanding, &e->by_ptr, ptr_key(e));
-			drain = !c->head && c->bell_state == PL_BELL_RUNG;
-			again = pl_needs_bell(c);
-			pl_unlock();
-			if (drain) {
-				drain_bell(channel);
-				pl_unring(channel);	/* if it had not come */
+				pl_event_unqueue(e);
+				if (e->ev.event == RDMA_CM_EVENT_MULTICAST_JOIN)
+					deliver_join(e, mc);
+				if (pl_table_add(&pl.outstanding, &e->by_ptr,
+						 ptr_key(e))) {
+					pl_unlock();
+					free(e);
+					errno = ENOMEM;
+					return -1;
+				}
 			}
-			if (again)
-				pl_ring(channel);
+			pl_unlock();
+		}
+		if (e) {
+			/* the last one taken: the bell goes; more: it rings */
+			pl_unring(channel);
 			*event = &e->ev;
 			return 0;
 		}
-		pl_unlock();
+		/*
+		 * librdmacm's, swallowing our bells: also for a thread that
+		 * blocked here before the first join made the channel ours
+		 */
 		ret = pl_real.get_event(channel, &rev);
 		if (ret)
 			return ret;
-		if (!swallow(channel, rev)) {
+		if (!pl.ready || !swallow(channel, rev)) {
 			*event = rev;
 			return 0;
 		}

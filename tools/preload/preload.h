@@ -56,6 +56,8 @@ struct pl_real {
 	void (*destroy_qp)(struct rdma_cm_id *);
 	int (*create_id)(struct rdma_event_channel *, struct rdma_cm_id **,
 			 void *, enum rdma_port_space);
+	int (*create_ep)(struct rdma_cm_id **, struct rdma_addrinfo *,
+			 struct ibv_pd *, struct ibv_qp_init_attr *);
 	int (*resolve_addr)(struct rdma_cm_id *, struct sockaddr *,
 			    struct sockaddr *, int);
 };
@@ -112,6 +114,7 @@ struct pl_id {
 	struct rdma_cm_id *id;
 	uint32_t ctx_id;
 	int sgid_index;			/* -1 until a JOINED needs it */
+	int removal_told;		/* a DEVICE_REMOVAL was queued */
 	struct pl_mc *mcs;		/* its memberships */
 };
 
@@ -141,7 +144,8 @@ struct pl_event {
 	struct pl_node by_ptr;		/* outstanding (fetched, not acked) */
 	struct pl_event *prev, *next;	/* in the channel's queue */
 	struct pl_event *mc_next;	/* in pl_mc.queued */
-	struct pl_mc *mc;		/* while queued */
+	struct pl_mc *mc;		/* while queued, a membership's */
+	struct pl_id *pid;		/* while queued, the id's own */
 	struct pl_channel *chan;	/* while queued */
 };
 
@@ -151,18 +155,12 @@ struct pl_channel {
 	struct rdma_event_channel *ch;
 	struct pl_event *head, *tail;	/* events to deliver, oldest first */
 	unsigned int queued;
-	struct pl_held *held;		/* librdmacm's, read while draining */
 	/* the doorbell: an id of ours whose ADDR_RESOLVED/ERROR makes fd readable */
 	int bell_state;
 	struct rdma_cm_id *bell;
 	struct sockaddr_storage bell_addr;	/* a local address of the device */
 	int bell_fired;			/* its event came while RINGING */
 	int bell_failed;		/* logged once */
-};
-
-struct pl_held {
-	struct pl_held *next;
-	struct rdma_cm_event *ev;
 };
 
 /* RINGING: being created; UNRINGING: being destroyed, its event unwanted */
@@ -190,6 +188,7 @@ PL_HIDDEN struct pl_channel *pl_channel_find(struct rdma_event_channel *ch);
 PL_HIDDEN void pl_channel_free(struct pl_channel *c);
 PL_HIDDEN void pl_event_unqueue(struct pl_event *e);
 PL_HIDDEN void pl_mc_purge(struct pl_mc *mc);
+PL_HIDDEN void pl_id_purge(struct pl_id *pid);
 PL_HIDDEN void pl_ring(struct rdma_event_channel *ch);
 PL_HIDDEN void pl_bell_wait(struct pl_channel *c);
 PL_HIDDEN void pl_unring(struct rdma_event_channel *ch);

@@ -44,6 +44,7 @@ static void real_resolve(void)
 					   "RDMACM_1.0");
 	pl_real.destroy_qp = real_sym("rdma_destroy_qp", "RDMACM_1.0");
 	pl_real.create_id = real_sym("rdma_create_id", "RDMACM_1.0");
+	pl_real.create_ep = real_sym("rdma_create_ep", "RDMACM_1.0");
 	pl_real.resolve_addr = real_sym("rdma_resolve_addr", "RDMACM_1.0");
 	pl_config_load();
 }

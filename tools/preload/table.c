@@ -25,9 +25,12 @@ uint64_t pl_hash(const void *data, size_t len, uint64_t seed)
 	return h ^ (h >> 31);
 }
 
+/* Fibonacci hashing: aligned pointers and sequential cookies spread */
 static size_t slot_of(const struct pl_table *t, uint64_t key)
 {
-	return (size_t)(key ^ (key >> 32)) & t->mask;
+	uint64_t h = key * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h ^ (h >> 29) ^ (h >> 47)) & t->mask;
 }
 
 static int grow(struct pl_table *t)

@@ -18,7 +18,8 @@
 #    (the memberships wait and rejoin; the preload detaches and attaches
 #    the QP) are unseen by a preloaded program, and mckey keeps receiving
 #    after them; a device reset reaches the program as librdmacm's
-#    DEVICE_REMOVAL.
+#    DEVICE_REMOVAL, at once: librdmacm's own comes on rxe only after the
+#    program let go of the device, which rdma link delete waits for.
 # The datagram counts follow 30-mckey: the sender runs until rxe0 has
 # transmitted COUNT datagrams after the receiver's attach, then the
 # receiver must have them all.
@@ -160,7 +161,7 @@ ok "mckey exited 0 after them (exit $rc)" sh -c "[ $rc -eq 0 ] && grep -q 'data 
 check "rdma link delete rxe1 completes once the program let go" timeout 90 rdma link delete rxe1
 wait $waiter
 cat $T/wait.log
-ok "the program saw no event across the flap and the rejoin, then DEVICE_REMOVAL, as librdmacm delivers it" \
+ok "the program saw no event across the flap and the rejoin, then DEVICE_REMOVAL at once (rdma_mcm's), as librdmacm delivers it" \
 	sh -c "[ \"\$(sed -n 2p $T/wait.log)\" = 'event RDMA_CM_EVENT_DEVICE_REMOVAL status 0' ]"
 check "rdma link add rxe1 again" bench_rxe rxe1 veth1
 ok "nothing of the programs is left in rdma_mcm" wait_for 30 live_zero

@@ -34,6 +34,7 @@ struct pl_sync {
 	struct pl_node node;
 	struct rdma_cm_id *id;
 };
+
 static struct pl_table syncs;
 
 #define EXPORT	__attribute__((visibility("default")))
@@ -181,7 +182,8 @@ static int local_gid(const struct sockaddr *sa, uint8_t gid[16])
 	memset(gid, 0, 16);
 	switch (sa->sa_family) {
 	case AF_INET:
-		gid[10] = gid[11] = 0xff;
+		gid[10] = 0xff;
+		gid[11] = 0xff;
 		memcpy(gid + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
 		return 0;
 	case AF_INET6:
@@ -305,8 +307,8 @@ static int not_for_us(int err)
 }
 
 /* 0, -1 with errno, or 1: give the call to librdmacm */
-static int join(struct rdma_cm_id *id, struct sockaddr *addr, int flags,
-		void *context)
+static int serve_join(struct rdma_cm_id *id, struct sockaddr *addr,
+		      int flags, void *context)
 {
 	const struct sockaddr *srcs[RDMA_MCM_MAX_SOURCES];
 	const struct pl_sources *s;
@@ -385,7 +387,7 @@ EXPORT int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 	int ret;
 
 	pl_real_init();
-	ret = join(id, addr, RDMA_MCM_JOIN_FULLMEMBER, context);
+	ret = serve_join(id, addr, RDMA_MCM_JOIN_FULLMEMBER, context);
 	return ret <= 0 ? ret : pl_real.join(id, addr, context);
 }
 
@@ -403,10 +405,10 @@ EXPORT int rdma_join_multicast_ex(struct rdma_cm_id *id,
 	    (attr->comp_mask & RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS) &&
 	    (attr->join_flags == RDMA_MC_JOIN_FLAG_FULLMEMBER ||
 	     attr->join_flags == RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER))
-		ret = join(id, attr->addr,
-			   attr->join_flags == RDMA_MC_JOIN_FLAG_FULLMEMBER ?
-			   RDMA_MCM_JOIN_FULLMEMBER :
-			   RDMA_MCM_JOIN_SENDONLY_FULLMEMBER, context);
+		ret = serve_join(id, attr->addr,
+				 attr->join_flags == RDMA_MC_JOIN_FLAG_FULLMEMBER ?
+				 RDMA_MCM_JOIN_FULLMEMBER :
+				 RDMA_MCM_JOIN_SENDONLY_FULLMEMBER, context);
 	return ret <= 0 ? ret : pl_real.join_ex(id, attr, context);
 }
 
@@ -517,8 +519,10 @@ EXPORT void rdma_destroy_qp(struct rdma_cm_id *id)
 	}
 	pl_lock();
 	pid = pl_id_find(id);
-	for (mc = pid ? pid->mcs : NULL; mc; mc = mc->next)
-		mc->attached = mc->healing = 0;
+	for (mc = pid ? pid->mcs : NULL; mc; mc = mc->next) {
+		mc->attached = 0;
+		mc->healing = 0;
+	}
 	pl_real.destroy_qp(id);
 	pl_unlock();
 }
@@ -526,16 +530,26 @@ EXPORT void rdma_destroy_qp(struct rdma_cm_id *id)
 EXPORT int rdma_migrate_id(struct rdma_cm_id *id,
 			   struct rdma_event_channel *channel)
 {
-	struct rdma_event_channel *ring_ch = NULL;
-	struct pl_channel *from = NULL, *to;
+	struct rdma_event_channel *old_ch = NULL;
+	struct pl_channel *from = NULL, *to = NULL;
 	struct pl_event *e, *next;
 	struct pl_id *pid;
 	int ret;
 
 	pl_real_init();
-	if (pl.ready && id) {
+	/*
+	 * The destination's record exists before librdmacm switches
+	 * id->channel: an event the reader routes meanwhile finds it
+	 */
+	if (pl.ready && id && channel) {
 		pl_lock();
-		from = pl_channel_find(id->channel);
+		pid = pl_id_find(id);
+		from = pid ? pl_channel_find(id->channel) : NULL;
+		if (from) {
+			old_ch = from->ch;
+			to = pl_channel_get(channel,
+					    (struct sockaddr *)&from->bell_addr);
+		}
 		pl_unlock();
 	}
 	ret = pl_real.migrate_id(id, channel);
@@ -544,37 +558,37 @@ EXPORT int rdma_migrate_id(struct rdma_cm_id *id,
 	pl_lock();
 	sync_set(id, !channel);
 	pid = pl.ready ? pl_id_find(id) : NULL;
-	if (pid) {
-		to = from ? pl_channel_get(id->channel,
-					   (struct sockaddr *)&from->bell_addr) :
-			    NULL;
-		/* its undelivered events follow it, in order */
-		for (e = from ? from->head : NULL; e && to && to != from;
-		     e = next) {
-			struct pl_mc *mc = e->mc;
+	from = old_ch ? pl_channel_find(old_ch) : NULL;
+	/* its undelivered events follow it, in order */
+	for (e = pid && from && to && to != from ? from->head : NULL; e;
+	     e = next) {
+		struct pl_mc *mc = e->mc;
+		struct pl_id *own = e->pid;
 
-			next = e->next;
-			if (!mc || mc->owner != pid)
-				continue;
-			pl_event_unqueue(e);
+		next = e->next;
+		if ((!mc || mc->owner != pid) && own != pid)
+			continue;
+		pl_event_unqueue(e);
+		if (mc) {
 			e->mc = mc;
 			e->mc_next = mc->queued;
 			mc->queued = e;
-			e->chan = to;
-			e->prev = to->tail;
-			if (to->tail)
-				to->tail->next = e;
-			else
-				to->head = e;
-			to->tail = e;
-			to->queued++;
 		}
-		if (to && pl_needs_bell(to))
-			ring_ch = to->ch;
+		e->pid = own;
+		e->chan = to;
+		e->prev = to->tail;
+		if (to->tail)
+			to->tail->next = e;
+		else
+			to->head = e;
+		to->tail = e;
+		to->queued++;
 	}
 	pl_unlock();
-	if (ring_ch)
-		pl_ring(ring_ch);
+	if (old_ch) {
+		pl_unring(old_ch);	/* what it rang for may have moved */
+		pl_ring(channel);
+	}
 	return 0;
 }
 

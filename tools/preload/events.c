@@ -58,6 +58,7 @@ struct pl_bell {
 	struct pl_node node;
 	struct rdma_cm_id *id;
 };
+
 static struct pl_table bells;
 
 static struct pl_bell *bell_find(const struct rdma_cm_id *id)
@@ -164,7 +165,8 @@ void pl_event_unqueue(struct pl_event *e)
 			c->tail = e->prev;
 		c->queued--;
 		e->chan = NULL;
-		e->prev = e->next = NULL;
+		e->prev = NULL;
+		e->next = NULL;
 	}
 	if (e->mc) {
 		for (pp = &e->mc->queued; *pp; pp = &(*pp)->mc_next)
@@ -499,10 +501,11 @@ static void detach(struct pl_mc *mc)
 }
 
 /* One rdma_mcm event (pl.lock held); the channel to ring, if any */
-static struct rdma_event_channel *handle(const struct rdma_mcm_event *ev)
+static struct rdma_event_channel *on_event(const struct rdma_mcm_event *ev)
 {
 	struct pl_mc *mc = pl_mc_by_cookie(ev->cookie);
 	struct rdma_cm_id *id;
+	struct pl_event *e;
 	struct pl_id *pid;
 
 	switch (ev->event) {
@@ -563,6 +566,10 @@ static struct rdma_event_channel *handle(const struct rdma_mcm_event *ev)
 		memcpy(mc->mgid.raw, ev->mgid, sizeof(mc->mgid.raw));
 		mc->mlid = ev->mlid;
 		mc->owner->sgid_index = -1;
+		/* a JOIN not fetched yet tells the group as it is now */
+		for (e = mc->queued; e; e = e->mc_next)
+			if (e->ev.event == RDMA_CM_EVENT_MULTICAST_JOIN)
+				fill_ud(e, mc, ev, pl_sgid_index(mc->owner));
 		if (mc->healing && id->qp)
 			mc->attached = !ibv_attach_mcast(id->qp, &mc->mgid,
 							 mc->mlid);
@@ -586,14 +593,14 @@ static void drain_mcm(void)
 			pl_unlock();
 			return;
 		}
-		bell = handle(&ev);
+		bell = on_event(&ev);
 		pl_unlock();
 		if (bell)
 			pl_ring(bell);
 	}
 }
 
-static void *reader(void *arg)
+static void *reader_main(void *arg)
 {
 	struct pollfd p[2] = {
 		{ .fd = rdma_mcm_get_fd(pl.mcm), .events = POLLIN },
@@ -626,8 +633,13 @@ static void forked_child(void)
 		close(rdma_mcm_get_fd(pl.mcm));	/* its file stays the parent's */
 	if (pl.wake_fd >= 0)
 		close(pl.wake_fd);
-	/* the records are the parent's: forgotten, not freed */
-	memset(&pl.ids, 0, sizeof(pl) - offsetof(struct pl_state, ids));
+	/*
+	 * The records are the parent's: forgotten, not freed. The events
+	 * the parent fetched stay known, so that an ack of one in the child
+	 * frees it instead of handing it to librdmacm.
+	 */
+	memset(&pl.ids, 0, offsetof(struct pl_state, outstanding) -
+	       offsetof(struct pl_state, ids));
 	pl.mcm = NULL;
 	pl.wake_fd = -1;
 	pl.ready = 0;
@@ -662,7 +674,7 @@ int pl_start_reader(void)
 	/* the reader takes no signal: the program's handlers run in its threads */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_create(&pl.reader, NULL, reader, NULL)) {
+	if (pthread_create(&pl.reader, NULL, reader_main, NULL)) {
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		goto fail;
 	}
@@ -765,7 +777,7 @@ int rdma_ack_cm_event(struct rdma_cm_event *event)
 	struct pl_node *n;
 
 	pl_real_init();
-	if (event && pl.ready) {
+	if (event && pl.outstanding.count) {
 		pl_lock();
 		n = pl_table_find(&pl.outstanding, ptr_key(event), NULL);
 		for (; n; n = pl_table_find(&pl.outstanding, ptr_key(event), n)) {

@@ -44,23 +44,27 @@
 
 /* --- real.c: librdmacm's own functions --------------------------------- */
 struct pl_real {
-	int (*join)(struct rdma_cm_id *, struct sockaddr *, void *);
-	int (*join_ex)(struct rdma_cm_id *, struct rdma_cm_join_mc_attr_ex *,
-		       void *);
-	int (*leave)(struct rdma_cm_id *, struct sockaddr *);
-	int (*get_event)(struct rdma_event_channel *, struct rdma_cm_event **);
-	int (*ack_event)(struct rdma_cm_event *);
-	int (*destroy_id)(struct rdma_cm_id *);
-	int (*migrate_id)(struct rdma_cm_id *, struct rdma_event_channel *);
-	void (*destroy_channel)(struct rdma_event_channel *);
-	void (*destroy_qp)(struct rdma_cm_id *);
-	int (*create_id)(struct rdma_event_channel *, struct rdma_cm_id **,
-			 void *, enum rdma_port_space);
-	int (*create_ep)(struct rdma_cm_id **, struct rdma_addrinfo *,
-			 struct ibv_pd *, struct ibv_qp_init_attr *);
-	int (*resolve_addr)(struct rdma_cm_id *, struct sockaddr *,
-			    struct sockaddr *, int);
+	int (*join)(struct rdma_cm_id *id, struct sockaddr *addr, void *context);
+	int (*join_ex)(struct rdma_cm_id *id,
+		       struct rdma_cm_join_mc_attr_ex *attr, void *context);
+	int (*leave)(struct rdma_cm_id *id, struct sockaddr *addr);
+	int (*get_event)(struct rdma_event_channel *channel,
+			 struct rdma_cm_event **event);
+	int (*ack_event)(struct rdma_cm_event *event);
+	int (*destroy_id)(struct rdma_cm_id *id);
+	int (*migrate_id)(struct rdma_cm_id *id,
+			  struct rdma_event_channel *channel);
+	void (*destroy_channel)(struct rdma_event_channel *channel);
+	void (*destroy_qp)(struct rdma_cm_id *id);
+	int (*create_id)(struct rdma_event_channel *channel,
+			 struct rdma_cm_id **id, void *context,
+			 enum rdma_port_space ps);
+	int (*create_ep)(struct rdma_cm_id **id, struct rdma_addrinfo *res,
+			 struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+	int (*resolve_addr)(struct rdma_cm_id *id, struct sockaddr *src,
+			    struct sockaddr *dst, int timeout_ms);
 };
+
 PL_HIDDEN extern struct pl_real pl_real;
 PL_HIDDEN void pl_real_init(void);
 
@@ -98,6 +102,7 @@ struct pl_config {
 	unsigned int nr_sources;
 	struct pl_sources *sources;
 };
+
 PL_HIDDEN extern struct pl_config pl_config;
 PL_HIDDEN void pl_config_load(void);
 PL_HIDDEN const struct pl_sources *pl_sources_for(const struct sockaddr *g);
@@ -176,8 +181,10 @@ struct pl_state {
 	pthread_t reader;
 	uint64_t next_cookie;
 	uint64_t seed;
+	/* outstanding last: a forked child keeps it (events.c) */
 	struct pl_table ids, ctxs, mcs, addrs, chans, outstanding;
 };
+
 PL_HIDDEN extern struct pl_state pl;
 
 /* events.c */

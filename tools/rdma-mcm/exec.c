@@ -67,6 +67,8 @@ int cmd_exec(struct cli *cli, int argc, char **argv)
 	if (cli->no_heal)
 		setenv("RDMA_MCM_PRELOAD_HEAL", "0", 1);
 	for (i = 1; i < argc; i++) {
+		if (argv[i][0] != '-')
+			break;
 		if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
@@ -100,12 +102,10 @@ int cmd_exec(struct cli *cli, int argc, char **argv)
 			}
 			if (append_env("RDMA_MCM_PRELOAD_SOURCES", v, ";", 0))
 				return 1;
-		} else if (argv[i][0] == '-') {
+		} else {
 			cli_err("exec: unknown option '%s'", argv[i]);
 			fputs(exec_usage, stderr);
 			return EXIT_USAGE;
-		} else {
-			break;
 		}
 	}
 	if (i >= argc) {

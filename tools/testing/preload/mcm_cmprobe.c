@@ -14,6 +14,13 @@
  *       a non-blocking channel watched with epoll: join N groups (GROUP,
  *       GROUP+1, ... for IPv4) and count each one's MULTICAST_JOIN:
  *       "joined K/N, wakeups W, empty reads E"
+ *   mcm_cmprobe thread -b SRC -m GROUP
+ *       a thread blocks in rdma_get_cm_event() before the first join; the
+ *       main thread joins: the thread's first event must be the
+ *       MULTICAST_JOIN (never an event of an id it does not know)
+ *   mcm_cmprobe migrate -b SRC -m GROUP
+ *       join, then rdma_migrate_id() to a new channel before fetching:
+ *       the MULTICAST_JOIN comes on the new channel
  *   mcm_cmprobe wait   -b SRC -m GROUP [-t SEC]
  *       join, then print every later event for SEC seconds (default 10):
  *       "event NAME status S", then "quiet" if none came; stays joined;
@@ -26,6 +33,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,10 +132,13 @@ static void setup(const struct sockaddr_storage *src,
 	cq = pd ? ibv_create_cq(id->verbs, 16, NULL, NULL, 0) : NULL;
 	if (!cq)
 		die("ibv_alloc_pd/ibv_create_cq");
-	qa.send_cq = qa.recv_cq = cq;
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
 	qa.qp_type = IBV_QPT_UD;
-	qa.cap.max_send_wr = qa.cap.max_recv_wr = 4;
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	qa.cap.max_send_wr = 4;
+	qa.cap.max_recv_wr = 4;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
 	if (rdma_create_qp(id, pd, &qa))
 		die("rdma_create_qp");
 }
@@ -249,6 +260,75 @@ static int mode_epoll(struct sockaddr_storage *g, int n, int secs)
 	return got == n ? 0 : 1;
 }
 
+static struct rdma_cm_event *thread_ev;
+
+static void *blocked_getter(void *arg)
+{
+	(void)arg;
+	if (rdma_get_cm_event(ch, &thread_ev))
+		thread_ev = NULL;
+	return NULL;
+}
+
+static int mode_thread(struct sockaddr_storage *g)
+{
+	pthread_t t;
+	int ok;
+
+	if (pthread_create(&t, NULL, blocked_getter, NULL))
+		die("pthread_create");
+	usleep(300000);		/* let it block in the call first */
+	if (rdma_join_multicast(id, (struct sockaddr *)g, (void *)0x5a))
+		die("rdma_join_multicast");
+	pthread_join(t, NULL);
+	if (!thread_ev) {
+		printf("the blocked thread got no event\n");
+		return 1;
+	}
+	ok = thread_ev->event == RDMA_CM_EVENT_MULTICAST_JOIN &&
+	     thread_ev->id == id &&
+	     thread_ev->param.ud.private_data == (void *)0x5a;
+	printf("the blocked thread got %s for %s id, context %p\n",
+	       rdma_event_str(thread_ev->event),
+	       thread_ev->id == id ? "our" : "an unknown",
+	       thread_ev->param.ud.private_data);
+	rdma_ack_cm_event(thread_ev);
+	rdma_leave_multicast(id, (struct sockaddr *)g);
+	return ok ? 0 : 1;
+}
+
+static int mode_migrate(struct sockaddr_storage *g)
+{
+	struct rdma_event_channel *old = ch, *nch = rdma_create_event_channel();
+	struct rdma_cm_event *ev;
+	int ok;
+
+	if (!nch)
+		die("rdma_create_event_channel");
+	if (rdma_join_multicast(id, (struct sockaddr *)g, (void *)0x6b))
+		die("rdma_join_multicast");
+	if (rdma_migrate_id(id, nch))
+		die("rdma_migrate_id");
+	ch = nch;
+	ev = next_event(30000);
+	ok = ev && ev->event == RDMA_CM_EVENT_MULTICAST_JOIN && ev->id == id &&
+	     ev->param.ud.private_data == (void *)0x6b;
+	printf("after migrate: %s on the new channel\n",
+	       ev ? rdma_event_str(ev->event) : "nothing");
+	if (ev)
+		rdma_ack_cm_event(ev);
+	ch = old;
+	ev = next_event(1000);
+	printf("the old channel: %s\n", ev ? rdma_event_str(ev->event) : "quiet");
+	if (ev) {
+		rdma_ack_cm_event(ev);
+		ok = 0;
+	}
+	ch = nch;
+	rdma_leave_multicast(id, (struct sockaddr *)g);
+	return ok ? 0 : 1;
+}
+
 static int mode_wait(struct sockaddr_storage *g, int secs)
 {
 	struct rdma_cm_event *ev;
@@ -309,7 +389,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!have_src || !have_group || n < 1 || n > 250) {
-		fprintf(stderr, "usage: mcm_cmprobe trap|cancel|epoll|wait -b SRC -m GROUP [-n N] [-s|-t SEC]\n");
+		fprintf(stderr, "usage: mcm_cmprobe MODE -b SRC -m GROUP [-n N] [-s|-t SEC]\n"
+			"  MODE: trap, cancel, epoll, thread, migrate, wait\n");
 		return 2;
 	}
 	setup(&src, &group);
@@ -319,6 +400,10 @@ int main(int argc, char **argv)
 		ret = mode_cancel(&group, secs < 0 ? 3 : secs);
 	else if (!strcmp(mode, "epoll"))
 		ret = mode_epoll(&group, n, secs < 0 ? 60 : secs);
+	else if (!strcmp(mode, "thread"))
+		ret = mode_thread(&group);
+	else if (!strcmp(mode, "migrate"))
+		ret = mode_migrate(&group);
 	else if (!strcmp(mode, "wait"))
 		ret = mode_wait(&group, secs < 0 ? 10 : secs);
 	else

@@ -77,7 +77,7 @@ mckey_pair() {
 		sh -c "[ $rc -eq 0 ] && [ $left = 1 ] && grep -q 'data transfers complete' $T/recv.log"
 }
 
-plan 34
+plan 36
 
 check "rdma_mcm loads" modprobe rdma_mcm
 ok "rdma-mcm exec --help describes it" sh -c "rdma-mcm exec --help | grep -q librdmamcm-preload"
@@ -123,6 +123,20 @@ diag "librdmacm alone: $(cat $T/epoll0.log); preloaded: $(cat $T/epoll1.log)"
 ok "a non-blocking program epolling channel->fd: 40/40 joins, alone (exit $rc0) and preloaded (exit $rc1)" \
 	sh -c "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && grep -q 'joined 40/40' $T/epoll1.log"
 ok "...and the preloaded run left nothing behind" wait_for 10 nobody_holds 239.1.9.1
+
+# --- a thread blocked before the first join; a migrated id -------------------
+timeout 60 $EXEC mcm_cmprobe thread -b $BENCH_IP1 -m 239.1.9.201 > $T/thread.log 2>&1
+rc=$?
+cat $T/thread.log
+ok "preloaded: a thread blocked in rdma_get_cm_event before the first join gets the MULTICAST_JOIN (exit $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'got RDMA_CM_EVENT_MULTICAST_JOIN for our id' $T/thread.log"
+timeout 60 mcm_cmprobe migrate -b $BENCH_IP1 -m 239.1.9.202 > $T/migrate0.log 2>&1
+rc0=$?
+timeout 60 $EXEC mcm_cmprobe migrate -b $BENCH_IP1 -m 239.1.9.202 > $T/migrate1.log 2>&1
+rc1=$?
+diag "librdmacm alone: $(tr '\n' ' ' < $T/migrate0.log); preloaded: $(tr '\n' ' ' < $T/migrate1.log)"
+ok "an id migrated before its MULTICAST_JOIN was fetched gets it on the new channel, alone (exit $rc0) and preloaded (exit $rc1)" \
+	sh -c "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ]"
 
 # --- no /dev/rdma_mcm: librdmacm's calls, unchanged -------------------------
 unshare -m sh -c "mount --bind /dev/null /dev/rdma_mcm &&

@@ -135,6 +135,7 @@ struct pl_channel *pl_channel_get(struct rdma_event_channel *ch,
 	if (!c)
 		return NULL;
 	c->ch = ch;
+	c->wake_fd = -1;
 	memcpy(&c->bell_addr, local, pl_addr_len(local));
 	/* the bell binds a port of its own: the id's is taken */
 	if (local->sa_family == AF_INET)
@@ -215,12 +216,31 @@ void pl_channel_free(struct pl_channel *c)
 		free(e);
 	}
 	pl_table_del(&pl.chans, &c->by_ch);
+	if (c->wake_fd >= 0)
+		close(c->wake_fd);
 	free(c);
 }
 
+/* Events wait, nobody waits for them inside get, and no bell rings */
 int pl_needs_bell(const struct pl_channel *c)
 {
-	return c->bell_state == PL_BELL_IDLE && c->head;
+	return c->bell_state == PL_BELL_IDLE && c->head && !c->waiters;
+}
+
+/*
+ * An event was queued on @c (pl.lock held): wake a thread waiting in
+ * get, or return the channel whose bell must ring (NULL: none)
+ */
+struct rdma_event_channel *pl_tell(struct pl_channel *c)
+{
+	uint64_t one = 1;
+
+	if (c->waiters && c->wake_fd >= 0) {
+		if (write(c->wake_fd, &one, sizeof(one)) != sizeof(one))
+			pl_debug("wake: %s", strerror(errno));
+		return NULL;
+	}
+	return pl_needs_bell(c) ? c->ch : NULL;
 }
 
 /*
@@ -433,7 +453,7 @@ static struct rdma_event_channel *queue(struct pl_mc *mc,
 		c->head = e;
 	c->tail = e;
 	c->queued++;
-	return pl_needs_bell(c) ? c->ch : NULL;
+	return pl_tell(c);
 }
 
 /* Queue librdmacm's DEVICE_REMOVAL for the id, once; the channel to ring */
@@ -459,7 +479,7 @@ static struct rdma_event_channel *queue_removal(struct pl_id *pid)
 		c->head = e;
 	c->tail = e;
 	c->queued++;
-	return pl_needs_bell(c) ? c->ch : NULL;
+	return pl_tell(c);
 }
 
 /*
@@ -717,6 +737,28 @@ static void deliver_join(struct pl_event *e, struct pl_mc *mc)
 	mc->attached = 1;
 }
 
+/* Is librdmacm's fd of @ch in blocking mode (the program may change it)? */
+static int blocking(const struct rdma_event_channel *ch)
+{
+	int fl = fcntl(ch->fd, F_GETFL);
+
+	return fl >= 0 && !(fl & O_NONBLOCK);
+}
+
+/*
+ * A blocking get with nothing queued (pl.lock held, @c ours): register as
+ * a waiter and return the eventfd to poll beside channel->fd, or -1
+ */
+static int wait_on(struct pl_channel *c)
+{
+	if (c->wake_fd < 0)
+		c->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->wake_fd < 0)
+		return -1;
+	c->waiters++;
+	return c->wake_fd;
+}
+
 __attribute__((visibility("default")))
 int rdma_get_cm_event(struct rdma_event_channel *channel,
 		      struct rdma_cm_event **event)
@@ -730,8 +772,11 @@ int rdma_get_cm_event(struct rdma_event_channel *channel,
 		return pl_real.get_event(channel, event);
 	for (;;) {
 		struct pl_event *e = NULL;
+		int wfd = -1;
 
 		if (pl.ready) {
+			int block = blocking(channel);
+
 			pl_lock();
 			c = pl_channel_find(channel);
 			e = c ? c->head : NULL;
@@ -748,6 +793,11 @@ int rdma_get_cm_event(struct rdma_event_channel *channel,
 					errno = ENOMEM;
 					return -1;
 				}
+				/* more, and other threads waiting: wake them */
+				if (c->head)
+					pl_tell(c);
+			} else if (c && block) {
+				wfd = wait_on(c);
 			}
 			pl_unlock();
 		}
@@ -756,6 +806,38 @@ int rdma_get_cm_event(struct rdma_event_channel *channel,
 			pl_unring(channel);
 			*event = &e->ev;
 			return 0;
+		}
+		if (wfd >= 0) {
+			/*
+			 * Blocking, with nothing of ours queued: wait for
+			 * librdmacm's fd or for the reader to queue ours,
+			 * which then needs no bell
+			 */
+			struct pollfd p[2] = {
+				{ .fd = channel->fd, .events = POLLIN },
+				{ .fd = wfd, .events = POLLIN },
+			};
+			uint64_t n;
+			int r = poll(p, 2, -1), err = errno;
+
+			pl_lock();
+			c = pl_channel_find(channel);
+			if (c) {
+				c->waiters--;
+				if (p[1].revents &&
+				    read(c->wake_fd, &n, sizeof(n)) < 0)
+					n = 0;
+			}
+			ret = c && pl_needs_bell(c);
+			pl_unlock();
+			if (ret)
+				pl_ring(channel);	/* for a poller, if any */
+			if (r < 0) {
+				errno = err;	/* EINTR, as librdmacm's read */
+				return -1;
+			}
+			if (!(p[0].revents & POLLIN))
+				continue;
 		}
 		/*
 		 * librdmacm's, swallowing our bells: also for a thread that

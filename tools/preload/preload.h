@@ -166,6 +166,13 @@ struct pl_channel {
 	struct sockaddr_storage bell_addr;	/* a local address of the device */
 	int bell_fired;			/* its event came while RINGING */
 	int bell_failed;		/* logged once */
+	/*
+	 * Threads blocked in our rdma_get_cm_event() on this channel: they
+	 * poll channel->fd and wake_fd, so events for them need no bell,
+	 * only a write to wake_fd (an eventfd, made by the first of them)
+	 */
+	unsigned int waiters;
+	int wake_fd;
 };
 
 /* RINGING: being created; UNRINGING: being destroyed, its event unwanted */
@@ -200,6 +207,7 @@ PL_HIDDEN void pl_ring(struct rdma_event_channel *ch);
 PL_HIDDEN void pl_bell_wait(struct pl_channel *c);
 PL_HIDDEN void pl_unring(struct rdma_event_channel *ch);
 PL_HIDDEN int pl_needs_bell(const struct pl_channel *c);
+PL_HIDDEN struct rdma_event_channel *pl_tell(struct pl_channel *c);
 PL_HIDDEN void pl_lock(void);
 PL_HIDDEN void pl_unlock(void);
 

@@ -450,11 +450,20 @@ EXPORT int rdma_create_id(struct rdma_event_channel *channel,
 
 	pl_real_init();
 	ret = pl_real.create_id(channel, id, context, ps);
-	if (!ret && !channel && id && *id) {
-		pl_lock();
+	if (ret || !id || !*id)
+		return ret;
+	pl_lock();
+	if (!channel)
 		sync_set(*id, 1);
-		pl_unlock();
-	}
+	else if ((ps == RDMA_PS_UDP || ps == RDMA_PS_IPOIB) &&
+		 !pl_config.disabled)
+		/*
+		 * An id that may join: open /dev/rdma_mcm and start the
+		 * reader now, as librdmacm opens its devices at its first
+		 * call, not inside the first join
+		 */
+		pl_start_reader();
+	pl_unlock();
 	return ret;
 }
 

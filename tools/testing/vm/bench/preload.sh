@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # The preload rows alone, quicker than run.sh: mcm_bench's ucma contender
-# as it is and through librdmamcm-preload.so (contender "preload"),
-# alternating their order, N = 1 .. 10k (REPS_SMALL repetitions up to
+# as it is and through librdmamcm-preload.so (contender "preload"), and
+# librdmamcm per call (shim: rdma_mcm's own cost, which the preload
+# inherits), rotating their order, N = 1 .. 10k (REPS_SMALL repetitions up to
 # N = 100, REPS above), both workloads and types. Prints RESULT lines in
 # run.sh's form: scripts/bench --from-raw reads them.
 #   scripts/vm-run --kernel 6.12 --run tools/testing/vm/bench/preload.sh
@@ -27,8 +28,11 @@ for n in 1 10 100 1000 10000; do
 	reps=$REPS
 	[ "$n" -le 100 ] && reps=$REPS_SMALL
 	for rep in $(seq "$reps"); do
-		order=(ucma preload)
-		[ $((rep % 2)) -eq 0 ] && order=(preload ucma)
+		case $((rep % 3)) in
+		0) order=(ucma preload shim) ;;
+		1) order=(preload shim ucma) ;;
+		*) order=(shim ucma preload) ;;
+		esac
 		for type in sendonly full; do
 			for w in joinleave cancel; do
 				for c in "${order[@]}"; do

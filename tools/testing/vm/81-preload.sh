@@ -12,6 +12,8 @@
 #  - a join left before its event (cancel) leaves no IGMP entry and no
 #    event; a non-blocking program that epolls channel->fd sees each of
 #    its joins' events (the doorbell).
+#  - a source-specific join chosen by configuration (rdma-mcm exec
+#    --source) is an IGMPv3 INCLUDE of that source.
 #  - with no /dev/rdma_mcm (bind-mounted away in a mount namespace), the
 #    same program works through librdmacm alone.
 #  - a port flap (nothing lost on RoCE) and a move of the source address
@@ -77,7 +79,7 @@ mckey_pair() {
 		sh -c "[ $rc -eq 0 ] && [ $left = 1 ] && grep -q 'data transfers complete' $T/recv.log"
 }
 
-plan 36
+plan 39
 
 check "rdma_mcm loads" modprobe rdma_mcm
 ok "rdma-mcm exec --help describes it" sh -c "rdma-mcm exec --help | grep -q librdmamcm-preload"
@@ -123,6 +125,19 @@ diag "librdmacm alone: $(cat $T/epoll0.log); preloaded: $(cat $T/epoll1.log)"
 ok "a non-blocking program epolling channel->fd: 40/40 joins, alone (exit $rc0) and preloaded (exit $rc1)" \
 	sh -c "[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && grep -q 'joined 40/40' $T/epoll1.log"
 ok "...and the preloaded run left nothing behind" wait_for 10 nobody_holds 239.1.9.1
+
+# --- a source-specific join, chosen by configuration -------------------------
+SG=232.8.1.1
+timeout 120 rdma-mcm exec --source $SG=$BENCH_IP0 -- \
+	mcm_cmprobe wait -b $BENCH_IP1 -m $SG -t 60 > $T/ssm.log 2>&1 &
+ssm=$!
+ssm_shown() { show_of $SG && has $T/show.json $SG "\"sources\":[\"$BENCH_IP0\"]" '"state":"joined"'; }
+ok "rdma-mcm exec --source $SG=$BENCH_IP0: the preloaded join is an IGMPv3 INCLUDE of $BENCH_IP0 (/proc/net/mcfilter on veth1)" \
+	wait_for 60 mcfilter_is veth1 $SG $BENCH_IP0 "1 0"
+ok "...and rdma-mcm show lists the membership with its source" wait_for 30 ssm_shown
+kill $ssm 2>/dev/null
+wait $ssm
+ok "...and it is gone with the program" wait_for 30 mcfilter_none veth1 $SG $BENCH_IP0
 
 # --- a thread blocked before the first join; a migrated id -------------------
 timeout 60 $EXEC mcm_cmprobe thread -b $BENCH_IP1 -m 239.1.9.201 > $T/thread.log 2>&1

@@ -46,4 +46,24 @@
 #define timer_container_of(var, timer, field) from_timer(var, timer, field)
 #endif
 
+/*
+ * Driver ops whose arguments changed (tools/testing/softib, a test HCA):
+ * ib_device_ops.create_cq() takes the uverbs attribute bundle from 6.11,
+ * the udata before; reg_user_mr() takes a DMA handle before the udata
+ * from 6.17. Each test below is true when the kernel's op has the newer
+ * type: the driver defines the op both ways (__maybe_unused) and picks one
+ * with __builtin_choose_expr(), a test of the interface itself, not of a
+ * version number.
+ */
+struct ib_dmah;		/* named in a test below; not in kernels before 6.17 */
+#define RDMA_MCM_NO_OPS ((const struct ib_device_ops *)NULL)
+#define RDMA_MCM_CREATE_CQ_ATTRS \
+	(__same_type(RDMA_MCM_NO_OPS->create_cq, \
+		     int (*)(struct ib_cq *, const struct ib_cq_init_attr *, \
+			     struct uverbs_attr_bundle *)))
+#define RDMA_MCM_REG_USER_MR_DMAH \
+	(__same_type(RDMA_MCM_NO_OPS->reg_user_mr, \
+		     struct ib_mr *(*)(struct ib_pd *, u64, u64, u64, int, \
+				       struct ib_dmah *, struct ib_udata *)))
+
 #endif /* _RDMA_MCM_COMPAT_H */

@@ -1,0 +1,288 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# InfiniBand for real: rdma_mcm on softib (tools/testing/softib), a soft
+# IB HCA whose subnet administrator answers the MADs that the kernel's own
+# ib_mad, ib_sa and multicast.c send. Nothing of rdma_cm or ib_sa is faked:
+# IPoIB (ib_ipoib, unmodified) brings up ib0 and ib1 on sib0 and sib1 and
+# joins the broadcast group through the SA, and every rdma_mcm membership
+# below is an MCMemberRecord the SA holds, read back from its records and
+# its request log:
+#
+# - join, leave, close and SIGKILL from rdma-mcm: the record appears with
+#   the port's GID and join state (full member 1, send-only full member 8)
+#   and goes when the last full member goes;
+# - datagrams from a generator on the switch reach the test ULP's attached
+#   QP, exactly COUNT of them, and only while the SA forwards the group to
+#   its port (after the ULP leaves, none; with another Q_Key, none);
+# - an SM restart with client reregister: every membership rejoins, the
+#   ULP's QP is attached again and receives again;
+# - an SA that does not answer: the healing join is retried and succeeds,
+#   the non-healing one fails with ETIMEDOUT after ib_sa's retries; an SA
+#   answer NO_RESOURCES or BUSY is a refusal, ECONNREFUSED, asked once.
+#
+# The facts of ib_sa this rests on are in Documentation/softib.rst.
+
+. "$(dirname "$0")/lib.sh"
+
+SIB=/sys/kernel/debug/softib
+CTL=$SIB/control
+ULP=/sys/kernel/debug/rdma_mcm_test_ulp
+IP0=10.9.0.1
+IP1=10.9.0.2
+QKEY=0x01234567		# rdma_cm's Q_Key for RDMA_PS_UDP
+T=/tmp/ib
+mkdir -p $T
+
+sib() { echo "$*" > $CTL; }
+# port GIDs, as the SA's records print them
+GID0=fe80:0000:0000:0000:0002:c903:00a1:b200
+GID1=fe80:0000:0000:0000:0002:c903:00a1:b201
+# mgid_of A.B.C.D: the MGID rdma_cm gives an IPv4 group in RDMA_PS_UDP
+# on the default partition (IPoIB's mapping, 0x01 for IPoIB's 0x1b)
+mgid_of() {
+	local IFS=.
+	set -- $1	# the four octets
+	printf 'ff12:4001:ffff:0000:0000:0000:%02x%02x:%02x%02x' \
+		$(($1 & 15)) "$2" "$3" "$4"
+}
+record() { grep "^$1 " $SIB/sa_records; }
+no_record() { ! grep -q "^$1 " $SIB/sa_records; }
+# member MGID GID STATE: the SA's record of MGID lists GID with STATE
+member() { record "$1" | grep -q " $2/$3\( \|$\)"; }
+not_member() { ! record "$1" | grep -q " $2/"; }
+bcast_full() {
+	member ff12:401b:ffff:0000:0000:0000:ffff:ffff $GID0 1 &&
+		member ff12:401b:ffff:0000:0000:0000:ffff:ffff $GID1 1
+}
+# requests to MGID in the SA's log since it was cleared
+sa_asked() { grep -c " mgid $1 " $SIB/sa_log; }
+ulp() { echo "$*" > $ULP/control; }
+ulp_stat() { awk -v k="$1" '$1 == k { print $2 }' $ULP/status; }
+ulp_stat_is() { [ "$(ulp_stat "$1")" = "$2" ]; }
+ulp_member() { awk -v g="$1" '$1 == "member" && $3 == g { print $4, $6 }' $ULP/status; }
+ulp_member_is() { [ "$(ulp_member "$1")" = "$2" ]; }
+inject() { sib inject "$@" && cat $SIB/injected; }
+injected_is() { local n; n=$(inject "${@:1:3}") && [ "$n" -eq "$4" ]; }
+sib_counter() {
+	awk -v d="$1" -v k="$2" \
+		'$1 == d { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' \
+		$SIB/devices
+}
+out_has() { grep -q "$2" "$1"; }
+
+# session NAME ADDR ARGS...: an rdma-mcm join session on ADDR (join ARGS)
+# reading commands that 'say NAME' writes, printing to $T/NAME.out
+declare -A spid sfd
+session() {
+	local name=$1 addr=$2 fd
+	shift 2
+	rm -f "$T/$name.in"
+	mkfifo "$T/$name.in"
+	rdma-mcm -b "$addr" -t 60 join "$@" < "$T/$name.in" > "$T/$name.out" 2>&1 &
+	spid[$name]=$!
+	exec {fd}> "$T/$name.in"
+	sfd[$name]=$fd
+}
+say() { echo "${*:2}" >&"${sfd[$1]}"; }
+session_end() {
+	local fd=${sfd[$1]}
+	say "$1" quit
+	exec {fd}>&-
+	wait "${spid[$1]}"
+}
+
+cleanup() {
+	[ -e $ULP/control ] && ulp close
+	modprobe -r rdma_mcm_test_ulp 2>/dev/null
+	ip link set ib0 down 2>/dev/null
+	ip link set ib1 down 2>/dev/null
+	modprobe -r ib_ipoib 2>/dev/null
+	rmmod softib 2>/dev/null
+}
+at_exit stop_jobs
+at_exit cleanup
+
+plan 57
+
+# --- the fabric ---------------------------------------------------------
+check "modprobe ib_ipoib" modprobe ib_ipoib
+check "modprobe rdma_mcm" modprobe rdma_mcm
+check "modprobe softib (sib0, sib1)" modprobe softib
+rdma link show
+ok "sib0/1 is an IB port with LID 2, SM LID 1, ACTIVE" \
+	sh -c "rdma link show sib0/1 | grep -q 'lid 2 sm_lid 1 lmc 0 state ACTIVE'"
+ok "sib1/1 is an IB port with LID 3, SM LID 1, ACTIVE" \
+	sh -c "rdma link show sib1/1 | grep -q 'lid 3 sm_lid 1 lmc 0 state ACTIVE'"
+ok "ib_sa read the SA's ClassPortInfo on both ports" \
+	wait_for 20 sh -c "[ \$(grep -c 'method 0x01 attr 0x0001 status 0x0000' $SIB/sa_log) -ge 2 ]"
+ipoib_up() {
+	ip link set ib0 up && ip link set ib1 up &&
+		ip addr add $IP0/24 dev ib0 && ip addr add $IP1/24 dev ib1
+}
+check "IPoIB's ib0 and ib1 come up" ipoib_up
+ok "IPoIB joined the broadcast group from both ports through the SA" wait_for 30 bcast_full
+ip -br link show dev ib0
+ip -br link show dev ib1
+
+# --- join, leave, close, SIGKILL through rdma_cm and ib_sa ----------------
+G=239.5.5.5
+M=$(mgid_of $G)
+sib sa clear-log
+session s1 $IP1 $G
+ok "rdma-mcm joins $G on ib1: the joined event gives $M and an MLID" \
+	wait_for 30 out_has $T/s1.out "^joined $G handle [0-9]* mgid ff12:4001:ffff::f05:505 mlid 0xc"
+ok "the SA holds $G's record with sib1's port as full member" member "$M" $GID1 1
+qkey_is() { record "$1" | grep -q "qkey $2"; }
+ok "the record's Q_Key is rdma_cm's ($QKEY)" qkey_is "$M" $QKEY
+shown() { rdma-mcm show group "$1" | grep -q "$2"; }
+ok "rdma-mcm show lists the membership on sib1, joined" \
+	shown $G "dev sib1 port 1 netdev ib1 group $G state joined type full"
+# rdma_mcm holds no IP membership on an IB netdev (the SA's record is the
+# membership there): IPoIB sent no join of its own MGID for the group
+ipoib_mgid_of() { mgid_of "$1" | sed 's/^ff12:4001/ff12:401b/'; }
+ok "no IPoIB record for $G: rdma_mcm made no IP membership on ib1" \
+	no_record "$(ipoib_mgid_of $G)"
+session s0 $IP0 $G
+ok "a second session joins $G on ib0" wait_for 30 out_has $T/s0.out "^joined $G "
+both() { member "$1" $GID0 1 && member "$1" $GID1 1; }
+ok "the record lists both ports as full members" both "$M"
+say s0 leave $G
+ok "leave on ib0: the left event" wait_for 10 out_has $T/s0.out "^left $G "
+only1() { member "$1" $GID1 1 && not_member "$1" $GID0; }
+ok "the record keeps sib1 and drops sib0" wait_for 10 only1 "$M"
+session_end s0
+session_end s1
+ok "the last full member's session quits: the SA deletes the group" wait_for 10 no_record "$M"
+# asked MGID METHOD N: the SA's log has N requests of METHOD for MGID,
+# answered without error
+asked() { [ "$(grep -c "method $2 .* mgid $1 .* status 0x0000" $SIB/sa_log)" -eq "$3" ]; }
+joins_leaves() { asked "$1" 0x02 2 && asked "$1" 0x15 2; }
+ok "the SA was asked one join and one leave per port" joins_leaves "$M"
+
+# A socket's IP membership of the same group on ib1 is IPoIB's: its own
+# MGID (IPoIB's 0x1b signature), a record beside rdma_mcm's; leaving one
+# keeps the other.
+G=239.5.5.7
+M=$(mgid_of $G)
+MI=$(ipoib_mgid_of $G)
+python3 -c "
+import signal, socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+             socket.inet_aton('$G') + socket.inet_aton('$IP1'))
+signal.pause()
+" < /dev/null > $T/sock.out 2>&1 &
+sockpid=$!
+ok "a socket on ib1 joins $G: IPoIB's record $MI, sib1 a full member" \
+	wait_for 30 member "$MI" $GID1 1
+session s4 $IP1 $G
+ok "rdma-mcm joins $G on ib1: rdma_cm's record beside IPoIB's" \
+	wait_for 30 member "$M" $GID1 1
+session_end s4
+ours_left() { no_record "$1" && member "$2" $GID1 1; }
+ok "rdma-mcm leaves: its record goes, IPoIB's stays" wait_for 10 ours_left "$M" "$MI"
+kill $sockpid
+wait $sockpid 2>/dev/null
+ok "the socket closes: IPoIB leaves its record" wait_for 30 no_record "$MI"
+
+G=239.5.5.6
+M=$(mgid_of $G)
+session s2 $IP1 $G --send-only
+ok "a send-only join reaches joined" wait_for 30 out_has $T/s2.out "^joined $G "
+ok "the SA holds it as a send-only full member (join state 8)" member "$M" $GID1 8
+session_end s2
+ok "quit: the send-only member's record goes" wait_for 10 no_record "$M"
+
+G=239.5.5.9
+M=$(mgid_of $G)
+rdma-mcm -b $IP1 join $G < /dev/null > $T/kill.out 2>&1 &
+kpid=$!
+ok "a session joins $G" wait_for 30 out_has $T/kill.out "^joined $G "
+ok "... and the SA has its record" member "$M" $GID1 1
+kill -KILL $kpid
+wait $kpid 2>/dev/null
+ok "after SIGKILL the SA deletes the record" wait_for 10 no_record "$M"
+
+# --- datagrams: the generator on the switch to the test ULP's QP ---------
+G=239.6.6.6
+M=$(mgid_of $G)
+N=20
+check "modprobe rdma_mcm_test_ulp" modprobe rdma_mcm_test_ulp
+check "the ULP opens a healing context on $IP1 (sib1) with a UD QP" ulp openheal $IP1
+check "the ULP joins $G" ulp join $G
+ok "joined, QP attached" wait_for 30 ulp_member_is $G "joined attached=1"
+ok "the generator's $N datagrams reach one QP, $N deliveries" injected_is "$M" $QKEY $N $N
+ok "the ULP received exactly $N" ulp_stat_is rx $N
+q0=$(sib_counter sib1 drop_qkey)
+ok "with another Q_Key: delivered to the QP's port, dropped there" injected_is "$M" 0x0b1b 5 5
+qkey_dropped() { ulp_stat_is rx "$1" && [ $(( $(sib_counter sib1 drop_qkey) - q0 )) -eq "$2" ]; }
+ok "... the ULP received none of them, sib1 counted 5 Q_Key drops" qkey_dropped $N 5
+
+sib sa clear-log
+sib sm-restart reregister
+rejoined() { ulp_stat_is rejoined_callbacks 1 && ulp_member_is "$1" "joined attached=1"; }
+ok "SM restart with client reregister: the ULP's membership rejoins" \
+	wait_for 60 rejoined $G
+ok "the SA has the record again, sib1 a full member" member "$M" $GID1 1
+ok "the SA was asked to join $M once after the restart" [ "$(sa_asked "$M")" -eq 1 ]
+ok "IPoIB rejoined the broadcast group on both ports too" wait_for 30 bcast_full
+ok "after the rejoin the generator reaches the QP again" injected_is "$M" $QKEY $N $N
+ok "the ULP received exactly $((2 * N)) in all" ulp_stat_is rx $((2 * N))
+check "the ULP leaves $G" ulp leave $G
+ok "the SA deletes the group" wait_for 10 no_record "$M"
+unreachable() { ! inject "$1" $QKEY $N && ulp_stat_is rx "$2"; }
+ok "the generator finds no group: nothing can reach the ULP" unreachable "$M" $((2 * N))
+
+# --- SA faults ----------------------------------------------------------
+G=239.5.6.1
+M=$(mgid_of $G)
+sib sa clear-log
+sib sa target "$M"	# the faults are for this group's requests only
+sib sa drop 12
+session s3 $IP1 $G
+ok "an SA that drops 12 requests: the healing join still reaches joined" \
+	wait_for 90 out_has $T/s3.out "^joined $G "
+session_end s3
+dropped() { [ "$(grep -c " mgid $1 .* dropped" $SIB/sa_log)" -eq "$2" ]; }
+ok "the SA's log shows all 12 dropped (ib_sa's retries, then rdma_mcm's rejoin)" \
+	dropped "$M" 12
+ok "... and one join answered" asked "$M" 0x02 1
+sib sa drop 0
+
+G=239.5.6.2
+M=$(mgid_of $G)
+sib sa clear-log
+sib sa target "$M"
+sib sa drop 1000
+rdma-mcm -b $IP1 -t 60 --no-heal join $G < /dev/null > $T/nh.out 2>&1 &
+nhpid=$!
+ok "--no-heal: the join ends in ETIMEDOUT" \
+	wait_for 60 out_has $T/nh.out "^error $G handle [0-9]* status -110 ETIMEDOUT"
+kill $nhpid; wait $nhpid 2>/dev/null
+sib sa drop 0
+
+for fault in no-resources busy; do
+	case $fault in no-resources) G=239.5.6.3 ;; busy) G=239.5.6.4 ;; esac
+	M=$(mgid_of $G)
+	sib sa clear-log
+	sib sa target "$M"
+	sib sa $fault 1
+	rdma-mcm -b $IP1 -t 60 join $G < /dev/null > $T/$fault.out 2>&1 &
+	fpid=$!
+	ok "an SA answering ${fault^^}: the (healing) join is refused, ECONNREFUSED" \
+		wait_for 30 out_has $T/$fault.out "^error $G handle [0-9]* status -111 ECONNREFUSED"
+	# the error line is the end: a healing membership that would be tried
+	# again is "waiting", with no event
+	ok "... asked once, not retried" [ "$(sa_asked "$M")" -eq 1 ]
+	kill $fpid; wait $fpid 2>/dev/null
+	sib sa $fault 0
+done
+
+# --- the end --------------------------------------------------------------
+sib sa target any
+check "the ULP closes its context" ulp close
+ours_gone() { live_zero && ! grep -q '^ff12:4001:' $SIB/sa_records; }
+ok "no rdma_mcm membership left; the SA holds IPoIB's groups only" wait_for 10 ours_gone
+cat $SIB/sa_records $SIB/devices
+check "the ULP unloads" modprobe -r rdma_mcm_test_ulp

@@ -37,6 +37,7 @@
 #define SIB_SUBNET_PREFIX	0xfe80000000000000ULL
 #define SIB_GUID_BASE		0x0002c90300a1b200ULL
 #define SIB_INJECT_QPN		0xfffff0	/* the generator's QPN */
+#define SIB_MAX_FANOUT		64	/* QPs one datagram can reach */
 
 /* a device's multicast limits (module parameters; 0 means no attach) */
 struct sib_limits {
@@ -89,13 +90,20 @@ struct sib_ah {
 	struct rdma_ah_attr attr;
 };
 
+/*
+ * A CQ's handlers run from notify_work, never inside the verb that
+ * completed the work request (post_send delivers in the sender's call, and
+ * consumers post under locks of their own), as an HCA interrupts later.
+ */
 struct sib_cq {
 	struct ib_cq ibcq;
-	spinlock_t lock;		/* the ring, armed and overflow */
+	spinlock_t lock;		/* the ring and the flags below */
 	struct ib_wc *ring;
 	u32 size, head, count;
 	bool armed;
 	bool overflow;
+	bool notify_pending, overrun_pending;
+	struct work_struct notify_work;
 };
 
 struct sib_rwqe {
@@ -142,6 +150,7 @@ static inline struct sib_ah *to_sah(struct ib_ah *ibah)
 }
 
 /* softib_main.c: the fabric */
+extern struct workqueue_struct *sib_wq;	/* CQ notifications */
 extern spinlock_t sib_fabric_lock;
 extern struct sib_dev *sib_devs[SIB_MAX_DEV];
 extern unsigned int sib_ndev;
@@ -160,7 +169,7 @@ extern const struct ib_device_ops sib_verbs_ops;
 struct sib_qp *sib_qp_get(struct sib_dev *dev, u32 qpn);
 void sib_qp_put(struct sib_qp *qp);
 int sib_cq_push(struct sib_cq *cq, const struct ib_wc *wc);
-int sib_qp_take_rwqe(struct sib_qp *qp, struct sib_rwqe *out);
+int __sib_qp_take_rwqe(struct sib_qp *qp, struct sib_rwqe *out);
 int sib_mc_receivers(struct sib_dev *dev, const union ib_gid *mgid,
 		     struct sib_qp *sender, struct sib_qp **out, int max);
 

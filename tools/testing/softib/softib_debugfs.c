@@ -20,7 +20,8 @@
  *                                       result: read "injected")
  *   sa_records  the SA's groups and members (MGID/port GID join state)
  *   sa_log      the SA's requests and answers, oldest first
- *   injected    deliveries the last inject made (datagrams times QPs)
+ *   injected    how many times a QP received a datagram of the last
+ *               inject (datagrams times QPs that took them)
  *   devices     per device: LID, port state, multicast use against the
  *               limits, datagrams sent, received and lost by cause
  */

@@ -19,11 +19,13 @@ module_param(max_mcast_grp, uint, 0444);
 MODULE_PARM_DESC(max_mcast_grp, "groups a device can attach QPs to");
 static unsigned int max_mcast_qp_attach = 16;
 module_param(max_mcast_qp_attach, uint, 0444);
-MODULE_PARM_DESC(max_mcast_qp_attach, "QPs one group can have attached");
+MODULE_PARM_DESC(max_mcast_qp_attach,
+		 "QPs one group can have attached (at most 16, the default)");
 static unsigned int max_total_mcast_qp_attach = 1024;
 module_param(max_total_mcast_qp_attach, uint, 0444);
 MODULE_PARM_DESC(max_total_mcast_qp_attach, "attachments per device");
 
+struct workqueue_struct *sib_wq;
 DEFINE_SPINLOCK(sib_fabric_lock);
 struct sib_dev *sib_devs[SIB_MAX_DEV];
 unsigned int sib_ndev;
@@ -361,12 +363,21 @@ static int __init sib_init(void)
 	unsigned int i;
 	int ret;
 
-	if (!ndev || ndev > SIB_MAX_DEV)
+	/* a datagram reaches at most SIB_MAX_FANOUT QPs: none is lost */
+	if (!ndev || ndev > SIB_MAX_DEV ||
+	    max_mcast_qp_attach > SIB_MAX_FANOUT / SIB_MAX_DEV)
 		return -EINVAL;
 	sib_ndev = ndev;
+	/* reclaim-safe: destroy_qp() flushes it, also from such workers */
+	sib_wq = alloc_workqueue("softib", WQ_UNBOUND | WQ_HIGHPRI |
+				 WQ_MEM_RECLAIM, 0);
+	if (!sib_wq)
+		return -ENOMEM;
 	ret = sib_sa_init();
-	if (ret)
+	if (ret) {
+		destroy_workqueue(sib_wq);
 		return ret;
+	}
 	for (i = 0; i < sib_ndev; i++) {
 		ret = sib_dev_add(i);
 		if (ret)
@@ -378,6 +389,7 @@ err:
 	while (i--)
 		sib_dev_remove(i);
 	sib_sa_exit();
+	destroy_workqueue(sib_wq);
 	return ret;
 }
 
@@ -389,6 +401,7 @@ static void __exit sib_exit(void)
 	for (i = 0; i < sib_ndev; i++)
 		sib_dev_remove(i);
 	sib_sa_exit();
+	destroy_workqueue(sib_wq);
 }
 
 module_init(sib_init);

@@ -91,6 +91,7 @@ struct sib_sa_group {
 struct sib_sa_logent {
 	u32 seq;
 	u32 ms;
+	u64 tid;			/* a retransmission has its request's */
 	u8 method;
 	u16 attr;
 	u8 join_state;
@@ -220,6 +221,18 @@ static void sib_sa_fill(struct sib_mcmr *r, const struct sib_sa_group *g,
 				     g->hop_limit);
 	r->scope_state = g->scope << 4 | join_state;
 	r->proxy = 0;
+}
+
+/* Is the port at LID active, with GID? sib_fabric_lock held. */
+static bool sib_sa_port_is(u16 lid, const union ib_gid *gid)
+{
+	struct sib_dev *d = sib_dev_by_lid(lid);
+	union ib_gid g;
+
+	if (!d || d->state != IB_PORT_ACTIVE)
+		return false;
+	sib_port_gid(d, &g);
+	return !memcmp(&g, gid, sizeof(g));
 }
 
 /* Do the faults apply to a request for MGID (NULL: not a member record)? */
@@ -372,6 +385,7 @@ static void sib_sa_log(const struct ib_sa_mad *req, u16 slid, u16 status,
 	memset(e, 0, sizeof(*e));
 	e->seq = sa.seq++;
 	e->ms = ktime_to_ms(ktime_get());
+	e->tid = be64_to_cpu(req->mad_hdr.tid);
 	e->method = req->mad_hdr.method;
 	e->attr = be16_to_cpu(req->mad_hdr.attr_id);
 	e->status = status;
@@ -398,7 +412,13 @@ static void sib_sa_work(struct work_struct *work)
 	u16 status = 0;
 	bool answer = true;
 
-	spin_lock_irq(&sa.lock);
+	/*
+	 * The fabric's lock first (its order): a join is applied only for a
+	 * port that is active now, with the GID it asks for, and a port that
+	 * goes down or away afterwards has sib_sa_port_down() purge it.
+	 */
+	spin_lock_irq(&sib_fabric_lock);
+	spin_lock(&sa.lock);
 	list_del(&req->node);
 	if (!sib_sa_targeted(mcmr ? &r->mgid : NULL)) {
 		/* not the group the faults are for: answered as usual */
@@ -413,7 +433,9 @@ static void sib_sa_work(struct work_struct *work)
 	if (status) {
 		/* dropped, or busy */
 	} else if (mcmr && mad->mad_hdr.method == IB_MGMT_METHOD_SET) {
-		status = sib_sa_join(r, mask);
+		status = !(mask & IB_SA_MCMEMBER_REC_PORT_GID) ||
+			 sib_sa_port_is(req->slid, &r->port_gid) ?
+			 sib_sa_join(r, mask) : SIB_SA_ERR_REQ_INVALID;
 	} else if (mcmr && mad->mad_hdr.method == IB_SA_METHOD_DELETE) {
 		status = sib_sa_leave(r, mask);
 	} else if (mcmr && mad->mad_hdr.method == IB_MGMT_METHOD_GET) {
@@ -426,7 +448,8 @@ static void sib_sa_work(struct work_struct *work)
 		status = IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
 	}
 	sib_sa_log(&orig, req->slid, status, mcmr ? r : NULL);
-	spin_unlock_irq(&sa.lock);
+	spin_unlock(&sa.lock);
+	spin_unlock_irq(&sib_fabric_lock);
 
 	if (answer) {
 		mad->mad_hdr.method = orig.mad_hdr.method ==
@@ -557,8 +580,8 @@ void sib_sa_show_log(struct seq_file *m)
 	for (i = first; i < sa.seq; i++) {
 		const struct sib_sa_logent *e = &sa.log[i % SIB_SA_LOG];
 
-		seq_printf(m, "%u %u slid %u method 0x%02x attr 0x%04x",
-			   e->seq, e->ms, e->slid, e->method, e->attr);
+		seq_printf(m, "%u %u tid 0x%016llx slid %u method 0x%02x attr 0x%04x",
+			   e->seq, e->ms, e->tid, e->slid, e->method, e->attr);
 		if (e->attr == IB_SA_ATTR_MC_MEMBER_REC)
 			seq_printf(m, " mgid %pI6 port %pI6 state %x mlid 0x%04x",
 				   e->mgid.raw, e->port_gid.raw, e->join_state,
@@ -623,7 +646,10 @@ int sib_sa_init(void)
 	INIT_LIST_HEAD(&sa.pending);
 	sa.mlids = mlids;
 	sa.sendonly_full = sendonly_full;
-	sa.wq = alloc_workqueue("softib_sa", WQ_UNBOUND, 0);
+	/* one request at a time, as one SM answers: in the order they came,
+	 * or with "sa delay" changed meanwhile, as their delays expire
+	 */
+	sa.wq = alloc_ordered_workqueue("softib_sa", 0);
 	if (!sa.wq)
 		return -ENOMEM;
 	spin_lock_irq(&sa.lock);
@@ -635,12 +661,20 @@ int sib_sa_init(void)
 void sib_sa_exit(void)
 {
 	struct sib_sa_group *g, *n;
-	struct sib_sa_req *req;
+	struct sib_sa_req *req, *rn;
 
-	/* the devices are gone: delayed answers run now, to nobody */
+	/*
+	 * The devices are gone: a request still waiting is dropped here; one
+	 * whose work has started takes itself off the list and frees itself,
+	 * and destroy_workqueue() waits for it.
+	 */
 	spin_lock_irq(&sa.lock);
-	list_for_each_entry(req, &sa.pending, node)
-		mod_delayed_work(sa.wq, &req->work, 0);
+	list_for_each_entry_safe(req, rn, &sa.pending, node) {
+		if (cancel_delayed_work(&req->work)) {
+			list_del(&req->node);
+			kfree(req);
+		}
+	}
 	spin_unlock_irq(&sa.lock);
 	destroy_workqueue(sa.wq);
 	list_for_each_entry_safe(g, n, &sa.groups, node)

@@ -41,6 +41,8 @@ static int sib_destroy_ah(struct ib_ah *ibah, u32 flags)
 	return 0;
 }
 
+static void sib_cq_notify(struct work_struct *work);
+
 static int sib_cq_init(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr)
 {
 	struct sib_cq *cq = to_scq(ibcq);
@@ -51,6 +53,7 @@ static int sib_cq_init(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr)
 	if (!cq->ring)
 		return -ENOMEM;
 	spin_lock_init(&cq->lock);
+	INIT_WORK(&cq->notify_work, sib_cq_notify);
 	cq->size = attr->cqe;
 	ibcq->cqe = attr->cqe;
 	return 0;
@@ -74,31 +77,58 @@ static int __maybe_unused sib_create_cq_udata(struct ib_cq *ibcq,
 
 static int sib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
+	/* no handler runs once the CQ is gone */
+	cancel_work_sync(&to_scq(ibcq)->notify_work);
 	kvfree(to_scq(ibcq)->ring);
 	return 0;
 }
 
 /*
- * Queues a completion and, if the CQ was armed, calls its handler (with no
- * lock of ours held). A full CQ loses the completion and reports
- * IB_EVENT_CQ_ERR once, as an overrun HCA does. Any context.
+ * Queues a completion; if the CQ was armed, its completion handler runs
+ * from the CQ's work. A full CQ loses the completion and reports
+ * IB_EVENT_CQ_ERR once, then goes on taking completions when there is
+ * room (a lossy CQ: IBA would put it in error). Any context, any lock of
+ * softib's held.
  */
 int sib_cq_push(struct sib_cq *cq, const struct ib_wc *wc)
 {
 	unsigned long flags;
-	bool notify = false, overrun = false;
+	bool kick = false, lost = false;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	if (cq->count == cq->size) {
-		overrun = !cq->overflow;
-		cq->overflow = true;
+		lost = true;
+		if (!cq->overflow) {
+			cq->overflow = true;
+			cq->overrun_pending = true;
+			kick = true;
+		}
 	} else {
 		cq->ring[(cq->head + cq->count) % cq->size] = *wc;
 		cq->count++;
-		notify = cq->armed;
-		cq->armed = false;
+		if (cq->armed) {
+			cq->armed = false;
+			cq->notify_pending = true;
+			kick = true;
+		}
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
+	if (kick)
+		queue_work(sib_wq, &cq->notify_work);
+	return lost ? -ENOSPC : 0;
+}
+
+static void sib_cq_notify(struct work_struct *work)
+{
+	struct sib_cq *cq = container_of(work, struct sib_cq, notify_work);
+	bool notify, overrun;
+
+	spin_lock_irq(&cq->lock);
+	notify = cq->notify_pending;
+	overrun = cq->overrun_pending;
+	cq->notify_pending = false;
+	cq->overrun_pending = false;
+	spin_unlock_irq(&cq->lock);
 
 	if (overrun && cq->ibcq.event_handler) {
 		struct ib_event ev = {
@@ -111,7 +141,6 @@ int sib_cq_push(struct sib_cq *cq, const struct ib_wc *wc)
 	}
 	if (notify && cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
-	return overrun ? -ENOSPC : 0;
 }
 
 static int sib_poll_cq(struct ib_cq *ibcq, int n, struct ib_wc *wc)
@@ -213,6 +242,8 @@ static int sib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	if (udata || init->srq || init->qp_type > IB_QPT_UD)
 		return -EOPNOTSUPP;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
 	if (init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_GSI &&
 	    init->qp_type != IB_QPT_SMI)
 		return -EOPNOTSUPP;
@@ -266,7 +297,11 @@ static int sib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	return 0;
 }
 
-/* Completes every posted receive with a flush error; qp->lock not held. */
+/*
+ * Completes every posted receive with a flush error, under qp->lock: a
+ * delivery (which holds it from the state check to its completion) comes
+ * before all of them or finds the QP in error.
+ */
 static void sib_qp_flush_rq(struct sib_qp *qp)
 {
 	struct sib_rwqe w;
@@ -276,7 +311,8 @@ static void sib_qp_flush_rq(struct sib_qp *qp)
 		.qp = &qp->ibqp,
 	};
 
-	while (!sib_qp_take_rwqe(qp, &w)) {
+	lockdep_assert_held(&qp->lock);
+	while (!__sib_qp_take_rwqe(qp, &w)) {
 		wc.wr_id = w.wr_id;
 		sib_cq_push(to_scq(qp->ibqp.recv_cq), &wc);
 	}
@@ -293,6 +329,14 @@ static int sib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* deliveries that found the QP finish before it goes */
 	sib_qp_put(qp);
 	wait_for_completion(&qp->gone);
+	/*
+	 * and the handlers of its completions have run: a consumer frees
+	 * its CQs once their QPs are destroyed (ib_free_cq() cancels its
+	 * own work first, which a late handler would queue again)
+	 */
+	flush_work(&to_scq(ibqp->send_cq)->notify_work);
+	if (ibqp->recv_cq != ibqp->send_cq)
+		flush_work(&to_scq(ibqp->recv_cq)->notify_work);
 	kvfree(qp->rq);
 	return 0;
 }
@@ -331,9 +375,9 @@ static int sib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		qp->rq_head = 0;
 		qp->rq_count = 0;
 	}
-	spin_unlock_irqrestore(&qp->lock, flags);
 	if (next == IB_QPS_ERR)
 		sib_qp_flush_rq(qp);
+	spin_unlock_irqrestore(&qp->lock, flags);
 	return 0;
 }
 
@@ -379,7 +423,6 @@ static int sib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 
 	for (; wr; wr = wr->next) {
 		struct sib_rwqe *w;
-		bool flush = false;
 
 		if (wr->num_sge > qp->max_recv_sge) {
 			ret = -EINVAL;
@@ -389,7 +432,9 @@ static int sib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		if (qp->state == IB_QPS_RESET) {
 			ret = -EINVAL;
 		} else if (qp->state == IB_QPS_ERR) {
-			flush = true;
+			/* as ib_drain_rq() expects of a QP in error */
+			wc.wr_id = wr->wr_id;
+			sib_cq_push(to_scq(ibqp->recv_cq), &wc);
 		} else if (qp->rq_count == qp->max_recv_wr) {
 			ret = -ENOMEM;
 		} else {
@@ -404,11 +449,6 @@ static int sib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		spin_unlock_irqrestore(&qp->lock, flags);
 		if (ret)
 			break;
-		if (flush) {
-			/* as ib_drain_rq() expects of a QP in error */
-			wc.wr_id = wr->wr_id;
-			sib_cq_push(to_scq(ibqp->recv_cq), &wc);
-		}
 	}
 	if (ret && bad_wr)
 		*bad_wr = wr;
@@ -416,20 +456,15 @@ static int sib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 }
 
 /* The oldest posted receive, taken off the queue; -ENOENT if none. */
-int sib_qp_take_rwqe(struct sib_qp *qp, struct sib_rwqe *out)
+int __sib_qp_take_rwqe(struct sib_qp *qp, struct sib_rwqe *out)
 {
-	unsigned long flags;
-	int ret = -ENOENT;
-
-	spin_lock_irqsave(&qp->lock, flags);
-	if (qp->rq_count) {
-		*out = qp->rq[qp->rq_head];
-		qp->rq_head = (qp->rq_head + 1) % qp->max_recv_wr;
-		qp->rq_count--;
-		ret = 0;
-	}
-	spin_unlock_irqrestore(&qp->lock, flags);
-	return ret;
+	lockdep_assert_held(&qp->lock);
+	if (!qp->rq_count)
+		return -ENOENT;
+	*out = qp->rq[qp->rq_head];
+	qp->rq_head = (qp->rq_head + 1) % qp->max_recv_wr;
+	qp->rq_count--;
+	return 0;
 }
 
 /* ------------------------------------------------------------ multicast */

@@ -16,8 +16,6 @@
 #include <rdma/ib_mad.h>
 #include "softib.h"
 
-#define SIB_MAX_FANOUT	64
-
 struct sib_pkt {
 	const struct ib_sge *sge;
 	int num_sge;
@@ -62,32 +60,33 @@ static u32 sib_rwqe_len(const struct sib_rwqe *w)
 	return len;
 }
 
-/* Hands PKT to RQP's oldest posted receive, if RQP may take it. */
-static void sib_deliver(struct sib_qp *rqp, const struct sib_pkt *pkt)
+/*
+ * Hands PKT to RQP's oldest posted receive, if RQP may take it; true when
+ * it was received. Under rqp->lock from the state check to the completion,
+ * so that a move to ERR flushes after it or before it, never in between.
+ */
+static bool sib_deliver(struct sib_qp *rqp, const struct sib_pkt *pkt)
 {
 	struct sib_dev *dev = rqp->dev;
 	struct ib_wc wc = {};
 	struct sib_rwqe w;
-	enum ib_qp_state state;
 	unsigned long flags;
-	u32 qkey, off;
+	bool received = false;
+	u32 off;
 	int i;
 
 	spin_lock_irqsave(&rqp->lock, flags);
-	state = rqp->state;
-	qkey = rqp->qkey;
-	spin_unlock_irqrestore(&rqp->lock, flags);
-	if (state != IB_QPS_RTR && state != IB_QPS_RTS) {
+	if (rqp->state != IB_QPS_RTR && rqp->state != IB_QPS_RTS) {
 		atomic64_inc(&dev->drop_state);
-		return;
+		goto out;
 	}
-	if (qkey != pkt->qkey) {
+	if (rqp->qkey != pkt->qkey) {
 		atomic64_inc(&dev->drop_qkey);
-		return;
+		goto out;
 	}
-	if (sib_qp_take_rwqe(rqp, &w)) {
+	if (__sib_qp_take_rwqe(rqp, &w)) {
 		atomic64_inc(&dev->drop_norecv);
-		return;
+		goto out;
 	}
 	wc.wr_id = w.wr_id;
 	wc.qp = &rqp->ibqp;
@@ -116,8 +115,12 @@ static void sib_deliver(struct sib_qp *rqp, const struct sib_pkt *pkt)
 		      (pkt->has_imm ? IB_WC_WITH_IMM : 0);
 	wc.ex.imm_data = pkt->imm;
 	atomic64_inc(&dev->rx);
+	received = true;
 done:
 	sib_cq_push(to_scq(rqp->ibqp.recv_cq), &wc);
+out:
+	spin_unlock_irqrestore(&rqp->lock, flags);
+	return received;
 }
 
 /*
@@ -125,7 +128,7 @@ done:
  * with a receiving member) but the sender's, and back to the sender's own
  * port as HCA loopback; on each, to the QPs attached to the GRH's MGID.
  */
-/* Returns how many QPs the datagram was handed to. SENDER may be NULL. */
+/* Returns how many QPs received the datagram. SENDER may be NULL. */
 static int sib_send_mcast(struct sib_qp *sender, u16 mlid,
 			  const struct sib_pkt *pkt)
 {
@@ -133,7 +136,7 @@ static int sib_send_mcast(struct sib_qp *sender, u16 mlid,
 	union ib_gid gid;
 	unsigned int i;
 	unsigned long flags;
-	int n = 0, k;
+	int n = 0, k, got;
 
 	spin_lock_irqsave(&sib_fabric_lock, flags);
 	for (i = 0; i < sib_ndev; i++) {
@@ -151,11 +154,11 @@ static int sib_send_mcast(struct sib_qp *sender, u16 mlid,
 	spin_unlock_irqrestore(&sib_fabric_lock, flags);
 	if (!n && sender)
 		atomic64_inc(&sender->dev->drop_nogroup);
-	for (k = 0; k < n; k++) {
-		sib_deliver(rqps[k], pkt);
+	for (k = 0, got = 0; k < n; k++) {
+		got += sib_deliver(rqps[k], pkt);
 		sib_qp_put(rqps[k]);
 	}
-	return n;
+	return got;
 }
 
 static void sib_send_ucast(struct sib_qp *sender, u16 dlid, u32 dqpn,
@@ -267,19 +270,23 @@ int sib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		u32 len = 0;
 		int i;
 
+		spin_lock_irqsave(&qp->lock, flags);
+		state = qp->state;
+		spin_unlock_irqrestore(&qp->lock, flags);
+		if (state == IB_QPS_ERR) {
+			/*
+			 * Flushed whatever it is: ib_drain_sq()'s marker is an
+			 * RDMA WRITE with no address handle.
+			 */
+			wc.status = IB_WC_WR_FLUSH_ERR;
+			sib_cq_push(to_scq(ibqp->send_cq), &wc);
+			continue;
+		}
 		if (wr->num_sge > qp->max_send_sge ||
 		    (wr->opcode != IB_WR_SEND &&
 		     wr->opcode != IB_WR_SEND_WITH_IMM)) {
 			ret = -EINVAL;
 			break;
-		}
-		spin_lock_irqsave(&qp->lock, flags);
-		state = qp->state;
-		spin_unlock_irqrestore(&qp->lock, flags);
-		if (state == IB_QPS_ERR) {
-			wc.status = IB_WC_WR_FLUSH_ERR;
-			sib_cq_push(to_scq(ibqp->send_cq), &wc);
-			continue;
 		}
 		if (state != IB_QPS_RTS && state != IB_QPS_SQD) {
 			ret = -EINVAL;
@@ -328,8 +335,8 @@ void sib_wire_sa_reply(u16 dlid, u16 pkey_index, const void *mad, size_t len)
 /*
  * The generator: COUNT datagrams of SIZE bytes (a counter in the first 4)
  * from LID 1 to the group MGID with Q_Key QKEY, forwarded as the SA's
- * records say. Returns how many deliveries were attempted (datagrams times
- * receiving QPs), -ENOENT when the SA has no such group.
+ * records say. Returns how many times a QP received one (datagrams times
+ * QPs that took them), -ENOENT when the SA has no such group.
  */
 int sib_wire_inject(const union ib_gid *mgid, u32 qkey, u32 count, u32 size)
 {

@@ -19,6 +19,10 @@
 #   QP was detached);
 # - an SM restart with client reregister: every membership rejoins, the
 #   ULP's QP is attached again and receives again;
+# - sib1 removed under the ULP's QP and a session: the removal completes,
+#   both wait with ENODEV and the SA forgets the port; sib1 back (a new
+#   IPoIB netdev, its address again): both rejoin, the ULP on a new QP that
+#   receives the generator's datagrams;
 # - an SA that does not answer: the healing join is retried and succeeds,
 #   the non-healing one fails with ETIMEDOUT after ib_sa's retries; an SA
 #   answer NO_RESOURCES or BUSY is a refusal, ECONNREFUSED, asked once.
@@ -112,7 +116,7 @@ cleanup() {
 at_exit stop_jobs
 at_exit cleanup
 
-plan 65
+plan 84
 
 # --- the fabric ---------------------------------------------------------
 check "modprobe ib_ipoib" modprobe ib_ipoib
@@ -259,6 +263,54 @@ session_end s5
 ok "the session quits: the SA deletes the group" wait_for 10 no_record "$M"
 no_group() { ! sib inject "$1" $QKEY 1 2> $T/inj.err && grep -q 'No such file' $T/inj.err; }
 ok "the generator finds no group now (ENOENT)" no_group "$M"
+
+# --- sib1 removed under memberships, then back ---------------------------
+# ib_unregister_device() completes under the ULP's QP and a session's
+# membership; both wait (ENODEV) and the SA forgets the port; a new sib1
+# with its IPoIB netdev and address: both rejoin, the ULP on a new QP that
+# receives again.
+G=239.6.6.8
+M=$(mgid_of $G)
+G2=239.6.6.9
+M2=$(mgid_of $G2)
+check "the ULP joins $G" ulp join $G
+ok "joined, QP attached" wait_for 30 ulp_member_is $G "joined attached=1"
+session s6 $IP1 $G2
+ok "a session on ib1 joins $G2" wait_for 30 out_has $T/s6.out "^joined $G2 "
+removed0=$(ulp_stat removed_callbacks)
+added0=$(ulp_stat added_callbacks)
+rejoined0=$(ulp_stat rejoined_callbacks)
+check "softib removes sib1 under them (ib_unregister_device completes)" \
+	timeout 60 sh -c "echo remove 1 > $CTL"
+ok "the ULP was told once and gave its verbs objects back" \
+	ulp_stat_is removed_callbacks $((removed0 + 1))
+ok "its membership waits (ENODEV), QP detached" ulp_member_is $G "waiting attached=0"
+ok "the session saw rejoining ENODEV and device-removed" \
+	wait_for 10 out_has $T/s6.out "^device-removed ctx [0-9]* status -19 ENODEV"
+gone_port1() { no_record "$1" && no_record "$2"; }
+ok "the SA forgot sib1's memberships: both groups are gone" gone_port1 "$M" "$M2"
+check "softib adds sib1 again" sib add 1
+ib1_back() { ip link show ib1 > /dev/null 2>&1; }
+ok "IPoIB makes ib1 anew" wait_for 30 ib1_back
+check "ib1 up with $IP1 again" sh -c "ip link set ib1 up && ip addr add $IP1/24 dev ib1"
+back_again() {
+	ulp_stat_is added_callbacks $((added0 + 1)) &&
+		ulp_stat_is rejoined_callbacks $((rejoined0 + 1)) &&
+		ulp_member_is $G "joined attached=1"
+}
+ok "the ULP got device_added, built a new QP, rejoined $G, attached" \
+	wait_for 60 back_again
+ok "the session got device-added and rejoined $G2" \
+	wait_for 60 out_has $T/s6.out "^rejoined $G2 "
+ok "the SA has both groups again with sib1's port" \
+	sh -c "grep -q '^$M .* $GID1/1' $SIB/sa_records && grep -q '^$M2 .* $GID1/1' $SIB/sa_records"
+rx0=$(ulp_stat rx)
+ok "the generator's $N datagrams reach the new QP" injected_is "$M" $QKEY $N $N
+ok "the ULP counted $N more" wait_for 10 ulp_stat_is rx $((rx0 + N))
+ok "IPoIB rejoined the broadcast group from the new sib1" wait_for 30 bcast_full
+check "the ULP leaves $G" ulp leave $G
+session_end s6
+ok "both groups go" wait_for 10 gone_port1 "$M" "$M2"
 
 # --- SA faults ----------------------------------------------------------
 G=239.5.6.1

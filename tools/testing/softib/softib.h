@@ -120,7 +120,6 @@ struct sib_qp {
 	spinlock_t lock;		/* state, attributes, receive queue */
 	enum ib_qp_state state;
 	u32 qkey;
-	u16 pkey_index;
 	u8 port;
 	bool block_loopback;
 	bool signal_all;
@@ -156,7 +155,6 @@ extern struct sib_dev *sib_devs[SIB_MAX_DEV];
 extern unsigned int sib_ndev;
 void sib_port_gid(const struct sib_dev *dev, union ib_gid *gid);
 struct sib_dev *sib_dev_by_lid(u16 lid);
-struct sib_dev *sib_dev_by_gid(const union ib_gid *gid);
 void sib_port_event(struct sib_dev *dev, enum ib_event_type type);
 int sib_port_set_state(unsigned int index, bool up);
 int sib_set_lid(unsigned int index, unsigned int lid);
@@ -177,8 +175,7 @@ int sib_mc_receivers(struct sib_dev *dev, const union ib_gid *mgid,
 int sib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 /* a MAD from the SA (LID 1, QP1) to a port's QP1 */
-void sib_wire_sa_reply(u16 dlid, u16 pkey_index, const void *mad,
-		       size_t len);
+void sib_wire_sa_reply(u16 dlid, const void *mad, size_t len);
 /* the tests' traffic generator at LID 1 */
 int sib_wire_inject(const union ib_gid *mgid, u32 qkey, u32 count, u32 size);
 
@@ -186,7 +183,7 @@ int sib_wire_inject(const union ib_gid *mgid, u32 qkey, u32 count, u32 size);
 int sib_sa_init(void);
 void sib_sa_exit(void);
 /* a MAD sent to the SA; called in any context, copies what it keeps */
-void sib_sa_receive(u16 slid, u16 pkey_index, const void *mad, size_t len);
+void sib_sa_receive(u16 slid, const void *mad, size_t len);
 /* does a port hold a receiving membership of the group with this MLID */
 bool sib_sa_port_receives(u16 mlid, const union ib_gid *port_gid);
 /* the MLID of the group MGID, 0 if the SA has none */

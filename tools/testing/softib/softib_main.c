@@ -37,7 +37,7 @@ void sib_port_gid(const struct sib_dev *dev, union ib_gid *gid)
 	gid->global.interface_id = cpu_to_be64(dev->guid);
 }
 
-/* Both lookups run under sib_fabric_lock, which the caller holds. */
+/* Runs under sib_fabric_lock, which the caller holds. */
 struct sib_dev *sib_dev_by_lid(u16 lid)
 {
 	unsigned int i;
@@ -46,22 +46,6 @@ struct sib_dev *sib_dev_by_lid(u16 lid)
 	for (i = 0; i < sib_ndev; i++)
 		if (sib_devs[i] && sib_devs[i]->lid == lid)
 			return sib_devs[i];
-	return NULL;
-}
-
-struct sib_dev *sib_dev_by_gid(const union ib_gid *gid)
-{
-	union ib_gid g;
-	unsigned int i;
-
-	lockdep_assert_held(&sib_fabric_lock);
-	for (i = 0; i < sib_ndev; i++) {
-		if (!sib_devs[i])
-			continue;
-		sib_port_gid(sib_devs[i], &g);
-		if (!memcmp(&g, gid, sizeof(g)))
-			return sib_devs[i];
-	}
 	return NULL;
 }
 

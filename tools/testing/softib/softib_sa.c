@@ -257,14 +257,16 @@ static u16 sib_sa_join(struct sib_mcmr *r, ib_sa_comp_mask mask)
 	struct sib_sa_group *g = NULL;
 	struct sib_sa_member *m;
 	u32 sfh = be32_to_cpu(r->sl_flow_hop);
+	/* a group named by the request; else the SA assigns one */
+	bool named = (mask & IB_SA_MCMEMBER_REC_MGID) &&
+		     memcmp(&r->mgid, &zero, sizeof(zero));
 
 	if (!(mask & IB_SA_MCMEMBER_REC_PORT_GID) ||
 	    !(mask & IB_SA_MCMEMBER_REC_JOIN_STATE))
 		return SIB_SA_ERR_INSUFFICIENT_COMPS;
 	if (!js)
 		return SIB_SA_ERR_REQ_INVALID;
-	if ((mask & IB_SA_MCMEMBER_REC_MGID) && memcmp(&r->mgid, &zero,
-						       sizeof(zero)))
+	if (named)
 		g = sib_sa_find(&r->mgid);
 	if (g) {
 		if (((mask & IB_SA_MCMEMBER_REC_QKEY) &&
@@ -301,8 +303,7 @@ static u16 sib_sa_join(struct sib_mcmr *r, ib_sa_comp_mask mask)
 		g->mtu = SIB_MTU;
 		g->rate = IB_RATE_10_GBPS;
 		g->plt = 18;
-		if (mask & IB_SA_MCMEMBER_REC_MGID &&
-		    memcmp(&r->mgid, &zero, sizeof(zero))) {
+		if (named) {
 			g->mgid = r->mgid;
 		} else {
 			/* SA-assigned: ff1<scope>:a01b:<pkey>::<n> */
@@ -461,12 +462,12 @@ static void sib_sa_work(struct work_struct *work)
 			cpu_to_be16(DIV_ROUND_UP(sizeof(*r), 8)) : 0;
 		if (status)
 			memcpy(mad->data, orig.data, sizeof(mad->data));
-		sib_wire_sa_reply(req->slid, 0, mad, sizeof(*mad));
+		sib_wire_sa_reply(req->slid, mad, sizeof(*mad));
 	}
 	kfree(req);
 }
 
-void sib_sa_receive(u16 slid, u16 pkey_index, const void *mad, size_t len)
+void sib_sa_receive(u16 slid, const void *mad, size_t len)
 {
 	const struct ib_mad_hdr *hdr = mad;
 	struct sib_sa_req *req;

@@ -393,7 +393,7 @@ static int sib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->qp_state = qp->state;
 	attr->cur_qp_state = qp->state;
 	attr->qkey = qp->qkey;
-	attr->pkey_index = qp->pkey_index;
+	attr->pkey_index = 0;		/* the only one modify_qp takes */
 	attr->port_num = qp->port;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	attr->path_mtu = SIB_MTU;

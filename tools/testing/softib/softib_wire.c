@@ -161,13 +161,28 @@ static int sib_send_mcast(struct sib_qp *sender, u16 mlid,
 	return got;
 }
 
-static void sib_send_ucast(struct sib_qp *sender, u16 dlid, u32 dqpn,
-			   const struct sib_pkt *pkt)
+/* PKT to QP DQPN of the active port at DLID; false when there is none. */
+static bool sib_deliver_ucast(u16 dlid, u32 dqpn, const struct sib_pkt *pkt)
 {
 	struct sib_qp *rqp = NULL;
 	struct sib_dev *d;
 	unsigned long flags;
 
+	spin_lock_irqsave(&sib_fabric_lock, flags);
+	d = sib_dev_by_lid(dlid);
+	if (d && d->state == IB_PORT_ACTIVE)
+		rqp = sib_qp_get(d, dqpn);
+	spin_unlock_irqrestore(&sib_fabric_lock, flags);
+	if (!rqp)
+		return false;
+	sib_deliver(rqp, pkt);
+	sib_qp_put(rqp);
+	return true;
+}
+
+static void sib_send_ucast(struct sib_qp *sender, u16 dlid, u32 dqpn,
+			   const struct sib_pkt *pkt)
+{
 	if (dlid == SIB_SA_LID) {
 		u8 mad[IB_MGMT_MAD_SIZE];
 		u32 off = 0;
@@ -182,20 +197,11 @@ static void sib_send_ucast(struct sib_qp *sender, u16 dlid, u32 dqpn,
 			       pkt->sge[i].length);
 			off += pkt->sge[i].length;
 		}
-		sib_sa_receive(pkt->slid, 0, mad, off);
+		sib_sa_receive(pkt->slid, mad, off);
 		return;
 	}
-	spin_lock_irqsave(&sib_fabric_lock, flags);
-	d = sib_dev_by_lid(dlid);
-	if (d && d->state == IB_PORT_ACTIVE)
-		rqp = sib_qp_get(d, dqpn);
-	spin_unlock_irqrestore(&sib_fabric_lock, flags);
-	if (!rqp) {
+	if (!sib_deliver_ucast(dlid, dqpn, pkt))
 		atomic64_inc(&sender->dev->drop_norecv);
-		return;
-	}
-	sib_deliver(rqp, pkt);
-	sib_qp_put(rqp);
 }
 
 /* One send work request; returns the status its completion carries. */
@@ -306,7 +312,7 @@ int sib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 }
 
 /* A MAD from the SA (LID 1, QP1) to the QP1 of the port at DLID. */
-void sib_wire_sa_reply(u16 dlid, u16 pkey_index, const void *mad, size_t len)
+void sib_wire_sa_reply(u16 dlid, const void *mad, size_t len)
 {
 	struct ib_sge sge = { .addr = (uintptr_t)mad, .length = len };
 	struct sib_pkt pkt = {
@@ -317,19 +323,9 @@ void sib_wire_sa_reply(u16 dlid, u16 pkey_index, const void *mad, size_t len)
 		.sqpn = 1,
 		.qkey = IB_QP1_QKEY,
 	};
-	struct sib_qp *rqp = NULL;
-	struct sib_dev *d;
-	unsigned long flags;
 
-	spin_lock_irqsave(&sib_fabric_lock, flags);
-	d = sib_dev_by_lid(dlid);
-	if (d && d->state == IB_PORT_ACTIVE)
-		rqp = sib_qp_get(d, 1);
-	spin_unlock_irqrestore(&sib_fabric_lock, flags);
-	if (!rqp)
-		return;
-	sib_deliver(rqp, &pkt);
-	sib_qp_put(rqp);
+	/* a port gone meanwhile: the answer is lost, as on a fabric */
+	sib_deliver_ucast(dlid, 1, &pkt);
 }
 
 /*

@@ -148,6 +148,29 @@ void rdma_mcm_group_key(const union rdma_mcm_addr *group, bool ib_mgid,
 }
 
 /**
+ * rdma_mcm_group_sa_assigned() - the group is one the SA is to assign
+ * @group: the group, as rdma_mcm_group_parse() made it
+ *
+ * The IPv6 unspecified address, or an AF_IB MGID of zeros: rdma_cm then
+ * asks the SA for a new group with an MGID of zeros (cma_set_mgid()), and
+ * the SA answers with the MGID it made (ff1x:a01b::/32 on opensm).
+ * InfiniBand only; two such joins are two groups.
+ *
+ * Return: true for such a group.
+ */
+bool rdma_mcm_group_sa_assigned(const union rdma_mcm_addr *group)
+{
+	switch (group->sa.sa_family) {
+	case AF_INET6:
+		return ipv6_addr_any(&group->in6.sin6_addr);
+	case AF_IB:
+		return ib_addr_any(&group->ib.sib_addr);
+	default:
+		return false;
+	}
+}
+
+/**
  * rdma_mcm_group_parse() - check a multicast group address
  * @sa: the address
  * @len: its length in bytes
@@ -158,6 +181,10 @@ void rdma_mcm_group_key(const union rdma_mcm_addr *group, bool ib_mgid,
  * interface-local (ff01::/16, for loopback only, RFC 4291, which the IP
  * stack never sends on a netdev, and a RoCE HCA would put on the wire) nor
  * a reserved one (0 and 15), whatever its flags.
+ *
+ * The group the SA is to assign (rdma_mcm_group_sa_assigned(): IPv6 ::,
+ * an AF_IB MGID of zeros) passes; the caller decides where it may be
+ * joined (InfiniBand) and how it is left (by handle).
  *
  * Return: 0; the errors of rdma_mcm_addr_parse(); -EINVAL when the family
  * differs from @family or the address is not a multicast address (for
@@ -185,6 +212,9 @@ int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
 		sin->sin_port = 0;
 		break;
 	case AF_INET6:
+		sin6->sin6_port = 0;
+		if (ipv6_addr_any(&sin6->sin6_addr))
+			break;
 		if (!ipv6_addr_is_multicast(&sin6->sin6_addr))
 			return -EINVAL;
 		switch (IPV6_ADDR_MC_SCOPE(&sin6->sin6_addr)) {
@@ -193,10 +223,10 @@ int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
 		case 0xf:	/* reserved */
 			return -EINVAL;
 		}
-		sin6->sin6_port = 0;
 		break;
 	case AF_IB:
-		if (sib->sib_addr.sib_raw[0] != 0xff)
+		if (sib->sib_addr.sib_raw[0] != 0xff &&
+		    !ib_addr_any(&sib->sib_addr))
 			return -EINVAL;
 		break;
 	}

@@ -344,6 +344,10 @@ struct rdma_mcm_ipmc {
 	union rdma_mcm_ipaddr sources[];
 };
 
+/* What rdma_cm's membership was joined with (member->cm_joined) */
+#define RDMA_MCM_CM_GROUP	1
+#define RDMA_MCM_CM_MGID	2
+
 /**
  * struct rdma_mcm_membership - one membership
  * @ctx: the owning context
@@ -376,8 +380,11 @@ struct rdma_mcm_ipmc {
  * @join_type: full or send-only
  * @pending: RDMA_MCM_NOTIFY_* not yet delivered
  * @mlid: multicast LID
- * @cm_joined: rdma_cm holds a membership that leave must drop (see also
- *	@ipmc's @ipsock and @own: what rdma_mcm holds itself)
+ * @cm_joined: rdma_cm holds a membership that leave must drop, and the
+ *	address it was joined with: %RDMA_MCM_CM_GROUP (@group), or
+ *	%RDMA_MCM_CM_MGID (the MGID the SA assigned to a group of zeros),
+ *	0: none (see also @ipmc's @ipsock and @own: what rdma_mcm holds
+ *	itself)
  * @qp_attached: @qp is attached to the group
  * @have_join: @mgid, @mlid and @qkey are valid
  * @ever_joined: its ULP was told of a JOINED (under the spinlock): a JOINED
@@ -422,7 +429,7 @@ struct rdma_mcm_membership {
 	u8 join_type;		/* enum rdma_mcm_join_type */
 	u8 pending;
 	u16 mlid;
-	bool cm_joined;
+	u8 cm_joined;		/* RDMA_MCM_CM_* */
 	bool qp_attached;
 	bool have_join;
 	bool ever_joined;
@@ -597,6 +604,7 @@ int rdma_mcm_group_parse(const struct sockaddr *sa, size_t len,
 			 sa_family_t family, union rdma_mcm_addr *out);
 void rdma_mcm_group_key(const union rdma_mcm_addr *group, bool ib_mgid,
 			struct rdma_mcm_key *key);
+bool rdma_mcm_group_sa_assigned(const union rdma_mcm_addr *group);
 void rdma_mcm_addr_to_storage(const union rdma_mcm_addr *addr,
 			      struct sockaddr_storage *ss);
 size_t rdma_mcm_sockaddr_len(const struct sockaddr *sa);
@@ -726,6 +734,7 @@ bool rdma_mcm_joined_by_mcm(const struct rdma_mcm_membership *mb);
 struct rdma_mcm_slot *rdma_mcm_slot_create(struct rdma_mcm_ctx *ctx);
 int rdma_mcm_slot_probe(struct rdma_mcm_ctx *ctx);
 struct rdma_mcm_slot *rdma_mcm_slot_get(struct rdma_mcm_ctx *ctx);
+struct rdma_mcm_slot *rdma_mcm_slot_get_own(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_slot_put(struct rdma_mcm_ctx *ctx, struct rdma_mcm_slot *slot);
 void rdma_mcm_slot_destroy(struct rdma_mcm_ctx *ctx,
 			   struct rdma_mcm_slot *slot);

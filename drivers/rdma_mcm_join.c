@@ -78,6 +78,35 @@ u8 rdma_mcm_join_state(enum rdma_mcm_join_type join_type)
 }
 
 /*
+ * The address rdma_cm joins and leaves @mb's group by: its group, or with
+ * @by_mgid the MGID the SA assigned to it (a group of zeros, joined
+ * before): as an IPv6 address when it is an SA-assigned one (ff1x:a01b,
+ * which cma_set_mgid() takes as it is), as an AF_IB one's MGID. A rejoin
+ * of an SA-assigned group is of that group, not of a new one. Returns
+ * false when the MGID cannot be said so (then the group is asked anew).
+ */
+static bool rdma_mcm_cm_addr(const struct rdma_mcm_membership *mb,
+			     bool by_mgid, union rdma_mcm_addr *addr)
+{
+	*addr = mb->group;
+	if (!by_mgid)
+		return true;
+	switch (addr->sa.sa_family) {
+	case AF_INET6:
+		if (mb->mgid.raw[0] != 0xff || (mb->mgid.raw[1] & 0xf0) != 0x10 ||
+		    mb->mgid.raw[2] != 0xa0 || mb->mgid.raw[3] != 0x1b)
+			return false;
+		memcpy(&addr->in6.sin6_addr, mb->mgid.raw, sizeof(mb->mgid));
+		return true;
+	case AF_IB:
+		memcpy(&addr->ib.sib_addr, mb->mgid.raw, sizeof(mb->mgid));
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * Join @mb's group on @slot's id. On RoCE: its IGMP/MLD side first (a
  * full member's, in rdma_mcm's sockets), then rdma_cm for the RDMA side
  * only (a send-only join: no IGMP of rdma_cm's), then, for an IPv6 group
@@ -92,10 +121,19 @@ static int rdma_mcm_send_join(struct rdma_mcm_ctx *ctx,
 {
 	u8 join_state = rdma_mcm_join_state(mb->join_type);
 	struct rdma_cm_id *id = slot->id;
+	union rdma_mcm_addr addr;
+	u8 how = RDMA_MCM_CM_GROUP;
 	int ret;
 
 	lockdep_assert_held(&ctx->mutex);
 	mb->slot = slot;
+	/* an SA-assigned group joined before: by its MGID (no event writes it) */
+	if (rdma_mcm_group_sa_assigned(&mb->group) &&
+	    memchr_inv(mb->mgid.raw, 0, sizeof(mb->mgid)) &&
+	    rdma_mcm_cm_addr(mb, true, &addr))
+		how = RDMA_MCM_CM_MGID;
+	else
+		addr = mb->group;
 	if (mb->ipmc)	/* who joins it this time is still to be seen */
 		WRITE_ONCE(mb->ipmc->own, false);
 	if (rdma_protocol_roce(id->device, id->port_num)) {
@@ -106,14 +144,14 @@ static int rdma_mcm_send_join(struct rdma_mcm_ctx *ctx,
 	} else if (rdma_mcm_nr_sources(mb)) {
 		return -EOPNOTSUPP;	/* the SA has no source filters */
 	}
-	mb->cm_joined = true;
+	mb->cm_joined = how;
 	/* rdma_join_multicast() allocates: its -ENOMEM is injected here */
 	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
-	      ctx->be->join(ctx->be, slot->id, (struct sockaddr *)&mb->group,
-			    join_state, (void *)(uintptr_t)mb->handle);
+	      ctx->be->join(ctx->be, slot->id, &addr.sa, join_state,
+			    (void *)(uintptr_t)mb->handle);
 	if (!ret)
 		return 0;
-	mb->cm_joined = false;
+	mb->cm_joined = 0;
 	if (rdma_mcm_own_join_wanted(mb, slot->id, ret))
 		ret = rdma_mcm_own_join(ctx, mb, slot);
 	else
@@ -138,11 +176,14 @@ static int rdma_mcm_send_join(struct rdma_mcm_ctx *ctx,
 void rdma_mcm_member_unjoin(struct rdma_mcm_ctx *ctx,
 			    struct rdma_mcm_membership *mb, bool cm_leave)
 {
+	union rdma_mcm_addr addr;
+
 	lockdep_assert_held(&ctx->mutex);
-	if (mb->cm_joined && cm_leave && mb->slot)
-		ctx->be->leave(ctx->be, mb->slot->id,
-			       (struct sockaddr *)&mb->group);
-	mb->cm_joined = false;
+	if (mb->cm_joined && cm_leave && mb->slot) {
+		rdma_mcm_cm_addr(mb, mb->cm_joined == RDMA_MCM_CM_MGID, &addr);
+		ctx->be->leave(ctx->be, mb->slot->id, &addr.sa);
+	}
+	mb->cm_joined = 0;
 	rdma_mcm_ipmc_release(ctx, mb);
 }
 
@@ -172,7 +213,14 @@ int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
 	/* a healing context may have moved to a port without multicast */
 	if (!ctx->mcast)
 		return -EOPNOTSUPP;
-	slot = rdma_mcm_slot_get(ctx);
+	if (rdma_mcm_group_sa_assigned(&mb->group)) {
+		/* or to RoCE, which has no SA to assign a group */
+		if (!ctx->ib_mgid)
+			return -EOPNOTSUPP;
+		slot = rdma_mcm_slot_get_own(ctx);
+	} else {
+		slot = rdma_mcm_slot_get(ctx);
+	}
 	if (IS_ERR(slot))
 		return PTR_ERR(slot);
 	ret = rdma_mcm_send_join(ctx, mb, slot);
@@ -190,6 +238,7 @@ static int __rdma_mcm_join(struct rdma_mcm_ctx *ctx,
 	enum rdma_mcm_join_type join_type = req->join_type;
 	struct rdma_mcm_membership *mb;
 	struct rdma_mcm_slot *slot;
+	bool sa_assigned;
 	int ret;
 
 	might_sleep();
@@ -220,14 +269,22 @@ static int __rdma_mcm_join(struct rdma_mcm_ctx *ctx,
 				   ctx->src.sa.sa_family, &mb->group);
 	if (ret)
 		goto err_unlock;
+	sa_assigned = rdma_mcm_group_sa_assigned(&mb->group);
+	/* only an SA assigns a group: on RoCE, zeros are no group */
+	if (sa_assigned && !ctx->ib_mgid) {
+		ret = -EINVAL;
+		goto err_unlock;
+	}
 	ret = rdma_mcm_sources_parse(&mb->group, join_type, req->sources,
 				     req->nr_sources, &mb->ipmc);
 	if (ret)
 		goto err_unlock;
-	ret = rdma_mcm_group_add(ctx, mb);
+	/* each SA-assigned group is its own, on an id of its own */
+	ret = sa_assigned ? 0 : rdma_mcm_group_add(ctx, mb);
 	if (ret)
 		goto err_unlock;
-	slot = rdma_mcm_slot_get(ctx);
+	slot = sa_assigned ? rdma_mcm_slot_get_own(ctx) :
+			     rdma_mcm_slot_get(ctx);
 	if (IS_ERR(slot)) {
 		ret = PTR_ERR(slot);
 		goto err_unhash;
@@ -314,6 +371,10 @@ EXPORT_SYMBOL_GPL(rdma_mcm_join_ex);
  * @ctx: the context
  * @group: the group: an address of the context's family (AF_INET,
  *	AF_INET6) that is multicast, or for AF_IB an MGID starting with 0xff.
+ *	On InfiniBand also a group for the SA to make: IPv6 :: or an AF_IB
+ *	MGID of zeros (as mckey -M 0 and UCC ask): each such join is a new
+ *	group, whose MGID the JOINED tells (&rdma_mcm_member_info.mgid
+ *	too); it is left by handle, and healing rejoins it by that MGID.
  *	A port in it is ignored.
  * @join_type: %RDMA_MCM_FULLMEMBER or %RDMA_MCM_SENDONLY_FULLMEMBER
  * @qp: a UD QP on the context's device to attach once joined, or NULL.
@@ -332,7 +393,8 @@ EXPORT_SYMBOL_GPL(rdma_mcm_join_ex);
  * Context: process context; may sleep. May be called from a callback.
  * Return: 0; -EINVAL for a NULL @handle, a malformed, non-multicast or
  * other-family group, an IPv6 group of interface-local or reserved scope,
- * or a bad @join_type; -EAFNOSUPPORT for an unsupported
+ * a group of zeros on RoCE (no SA assigns one there), or a bad
+ * @join_type; -EAFNOSUPPORT for an unsupported
  * family; -EADDRINUSE when the context already has a membership of @group;
  * -ENODEV when the context's device (or netdev) is gone or going;
  * -ESHUTDOWN when the context is being closed; -EOPNOTSUPP when the device

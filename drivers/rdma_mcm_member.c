@@ -114,11 +114,17 @@ int rdma_mcm_group_add(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb)
 	       -EADDRINUSE : 0;
 }
 
-/* Take @mb out of its context's group tree; @ctx->mutex held */
+/*
+ * Take @mb out of its context's group tree, if it is in it (a group the
+ * SA assigns never is); @ctx->mutex held
+ */
 void rdma_mcm_group_del(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb)
 {
 	lockdep_assert_held(&ctx->mutex);
+	if (RB_EMPTY_NODE(&mb->gnode))
+		return;
 	rb_erase(&mb->gnode, &ctx->groups);
+	RB_CLEAR_NODE(&mb->gnode);
 }
 
 static int rdma_mcm_handle_cmp(const void *key, const struct rb_node *node)
@@ -256,6 +262,7 @@ struct rdma_mcm_membership *rdma_mcm_member_alloc(struct rdma_mcm_ctx *ctx,
 	mb->join_ns = mb->state_time_ns;
 	INIT_LIST_HEAD(&mb->notice.node);
 	INIT_LIST_HEAD(&mb->wait_node);
+	RB_CLEAR_NODE(&mb->gnode);
 	return mb;
 }
 
@@ -472,8 +479,10 @@ EXPORT_SYMBOL_GPL(rdma_mcm_leave);
  *
  * Context: process context; may sleep. May be called from a callback.
  * Return: 0; -EINVAL for a malformed, non-multicast or other-family
- * address; -EAFNOSUPPORT for an unsupported family; -EADDRNOTAVAIL when
- * @ctx has no membership of @group.
+ * address, or the address of a group the SA assigns (IPv6 ::, an AF_IB
+ * MGID of zeros: such memberships are left by handle); -EAFNOSUPPORT for
+ * an unsupported family; -EADDRNOTAVAIL when @ctx has no membership of
+ * @group.
  */
 int rdma_mcm_leave_addr(struct rdma_mcm_ctx *ctx, const struct sockaddr *group)
 {
@@ -514,6 +523,9 @@ int rdma_mcm_find_handle(struct rdma_mcm_ctx *ctx, const struct sockaddr *group,
 	mutex_lock(&ctx->mutex);
 	ret = rdma_mcm_group_parse(group, rdma_mcm_sockaddr_len(group),
 				   ctx->src.sa.sa_family, &addr);
+	/* groups the SA assigns share one address: left by handle only */
+	if (!ret && rdma_mcm_group_sa_assigned(&addr))
+		ret = -EINVAL;
 	if (!ret) {
 		rdma_mcm_group_key(&addr, ctx->ib_mgid, &key);
 		ret = -EADDRNOTAVAIL;

@@ -276,6 +276,38 @@ struct rdma_mcm_slot *rdma_mcm_slot_get(struct rdma_mcm_ctx *ctx)
 }
 
 /**
+ * rdma_mcm_slot_get_own() - a slot of its own for one membership
+ * @ctx: the context
+ *
+ * For a group the SA assigns (rdma_mcm_group_sa_assigned()): rdma_cm
+ * knows such a membership only by the address it was joined with, the
+ * same zeros for all of them, and rdma_leave_multicast() leaves the first
+ * of an id's groups that matches. One id for each keeps the leave of one
+ * from leaving another. The slot takes no other membership while this
+ * one is on it; rdma_mcm_slot_put() gives it back like any other.
+ *
+ * Context: process context, @ctx->mutex held.
+ * Return: the slot, or the ERR_PTR() of rdma_mcm_slot_create().
+ */
+struct rdma_mcm_slot *rdma_mcm_slot_get_own(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_slot *slot;
+
+	lockdep_assert_held(&ctx->mutex);
+	/* an empty one (the context's last, kept) will do */
+	slot = list_first_entry_or_null(&ctx->free_slots, struct rdma_mcm_slot,
+					free_node);
+	if (!slot || slot->count) {
+		slot = rdma_mcm_slot_create(ctx);
+		if (IS_ERR(slot))
+			return slot;
+	}
+	slot->count = 1;
+	list_del_init(&slot->free_node);
+	return slot;
+}
+
+/**
  * rdma_mcm_slot_put() - give a membership's place back
  * @ctx: the context
  * @slot: the slot it was joined on

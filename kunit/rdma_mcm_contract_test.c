@@ -312,6 +312,89 @@ static void mcm_roce_ipv6_groups_two_mgids(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
+/* The fake's latest join sent for membership @handle (its private data) */
+static struct mcm_fake_join *mcm_join_for(struct mcm_fake *fake, u32 handle)
+{
+	struct mcm_fake_join *join, *found = NULL;
+
+	mutex_lock(&fake->lock);
+	list_for_each_entry(join, &fake->joins, node)
+		if ((u32)(uintptr_t)join->context == handle)
+			found = join;
+	mutex_unlock(&fake->lock);
+	return found;
+}
+
+/*
+ * On InfiniBand a group of zeros (IPv6 ::) asks the SA for a new group:
+ * two such joins are two groups, each on an rdma_cm_id of its own (so
+ * that rdma_leave_multicast(), which matches by address, leaves the right
+ * one), reported with the MGID the SA made; leave is by handle, a leave
+ * by the address of zeros is refused.
+ */
+static void mcm_ib_sa_assigned_groups(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in6 any = { .sin6_family = AF_INET6 };
+	struct rdma_mcm_member_info i1, i2;
+	struct mcm_fake_join *j1, *j2;
+	struct rdma_mcm_ctx *ctx;
+	u32 h1, h2;
+
+	mcm_fake_set_ib(t->fake, 0, true);
+	ctx = mcm_open6(test);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&any,
+					    RDMA_MCM_FULLMEMBER, &t->fake->qp,
+					    NULL, &h1), 0);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&any,
+					    RDMA_MCM_FULLMEMBER, &t->fake->qp,
+					    NULL, &h2), 0);
+	KUNIT_EXPECT_NE(test, h1, h2);
+	j1 = mcm_join_for(t->fake, h1);
+	j2 = mcm_join_for(t->fake, h2);
+	KUNIT_ASSERT_NOT_NULL(test, j1);
+	KUNIT_ASSERT_NOT_NULL(test, j2);
+	KUNIT_EXPECT_PTR_NE(test, j1->fid, j2->fid);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.joined, 2);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 2);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, h1, &i1), 0);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, h2, &i2), 0);
+	KUNIT_EXPECT_EQ(test, i1.state, RDMA_MCM_JOINED);
+	KUNIT_EXPECT_EQ(test, i1.mgid.raw[0], 0xff);
+	KUNIT_EXPECT_EQ(test, i1.mgid.raw[2], 0xa0);
+	KUNIT_EXPECT_EQ(test, i1.mgid.raw[3], 0x1b);
+	KUNIT_EXPECT_NE(test, memcmp(i1.mgid.raw, i2.mgid.raw, 16), 0);
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_any(&((struct sockaddr_in6 *)
+						&i1.group)->sin6_addr));
+
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave_addr(ctx, (struct sockaddr *)&any),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 2);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h1), 0);
+	KUNIT_EXPECT_EQ(test, j1->leaves, 1);
+	KUNIT_EXPECT_EQ(test, j2->leaves, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 1);
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+}
+
+/* On RoCE no SA assigns a group: zeros are refused, nothing is sent. */
+static void mcm_roce_zero_group_refused(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in6 any = { .sin6_family = AF_INET6 };
+	struct rdma_mcm_ctx *ctx = mcm_open6(test);
+	u32 h;
+
+	KUNIT_EXPECT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&any,
+					    RDMA_MCM_FULLMEMBER, &t->fake->qp,
+					    NULL, &h), -EINVAL);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 0);
+	rdma_mcm_close(ctx);
+}
+
 /* ------------------------------------------------------------ softirq */
 
 struct mcm_softirq {
@@ -381,6 +464,8 @@ static struct kunit_case rdma_mcm_contract_cases[] = {
 	KUNIT_CASE(mcm_src_parse_clears_port),
 	KUNIT_CASE(mcm_ib_ipv6_groups_one_mgid),
 	KUNIT_CASE(mcm_roce_ipv6_groups_two_mgids),
+	KUNIT_CASE(mcm_ib_sa_assigned_groups),
+	KUNIT_CASE(mcm_roce_zero_group_refused),
 	KUNIT_CASE(mcm_query_list_from_softirq),
 	{}
 };

@@ -11,6 +11,7 @@
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
+#include <rdma/ib.h>
 #include <rdma/ib_verbs.h>
 
 #include "rdma_mcm_fake.h"
@@ -65,6 +66,9 @@ void mcm_fake_mgid(bool ib, const struct sockaddr *addr, union ib_gid *mgid)
 		mgid->raw[5] = 0xff;
 		mgid->raw[12] = a4[0] & 0x0f;
 		memcpy(&mgid->raw[13], &a4[1], 3);
+	} else if (addr->sa_family == AF_IB) {
+		memcpy(mgid->raw, &((const struct sockaddr_ib *)addr)->sib_addr,
+		       sizeof(mgid->raw));
 	} else if (addr->sa_family == AF_INET6) {
 		if ((be32_to_cpu(sin6->sin6_addr.s6_addr32[0]) & 0xFFF0FFFF) ==
 		    0xFF10A01B) {
@@ -100,6 +104,8 @@ static void fake_deliver(struct mcm_fake *fake, struct mcm_fake_join *join,
 	if (!status) {
 		mcm_fake_mgid(idx >= 0 && fake->ib[idx],
 			      (struct sockaddr *)&join->addr, &mgid);
+		if (memchr_inv(join->sa_mgid.raw, 0, sizeof(join->sa_mgid)))
+			mgid = join->sa_mgid;
 		ah->type = RDMA_AH_ATTR_TYPE_IB;
 		rdma_ah_set_ah_flags(ah, IB_AH_GRH);
 		rdma_ah_set_dgid_raw(ah, mgid.raw);
@@ -364,6 +370,16 @@ static void fake_destroy_id(const struct rdma_mcm_backend *be,
 	wake_up_all(&fake->wq);
 }
 
+/* cma_any_addr() of a group: IPv6 ::, an AF_IB MGID of zeros */
+static bool fake_addr_zero(const struct sockaddr *addr)
+{
+	if (addr->sa_family == AF_INET6)
+		return ipv6_addr_any(&((const struct sockaddr_in6 *)addr)->sin6_addr);
+	if (addr->sa_family == AF_IB)
+		return ib_addr_any(&((const struct sockaddr_ib *)addr)->sib_addr);
+	return false;
+}
+
 static int fake_join(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
 		     struct sockaddr *addr, u8 join_state, void *context)
 {
@@ -399,6 +415,18 @@ static int fake_join(const struct rdma_mcm_backend *be, struct rdma_cm_id *id,
 	memcpy(&join->addr, addr, rdma_addr_size(addr));
 	join->join_state = join_state;
 	join->context = context;
+	/* ib_sa with an MGID of zeros: the SA makes a group, as opensm */
+	if (mcm_fake_is_ib(fake, id->device) && fake_addr_zero(addr)) {
+		join->sa_mgid.raw[0] = 0xff;
+		join->sa_mgid.raw[1] = 0x12;
+		join->sa_mgid.raw[2] = 0xa0;
+		join->sa_mgid.raw[3] = 0x1b;
+		join->sa_mgid.raw[4] = 0xff;
+		join->sa_mgid.raw[5] = 0xff;
+		fake->sa_assigned++;
+		join->sa_mgid.raw[14] = fake->sa_assigned >> 8;
+		join->sa_mgid.raw[15] = fake->sa_assigned;
+	}
 	list_add_tail(&join->node, &fake->joins);
 	hash_add(fake->join_hash, &join->hnode,
 		 fake_join_key(join->fid, addr));

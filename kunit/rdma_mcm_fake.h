@@ -90,6 +90,7 @@ struct mcm_fake_join {
 	int events;		/* events delivered for it */
 	unsigned int leave_seq;	/* call sequence number of the leave */
 	bool igmp;		/* rdma_cm's device-level IGMP join is held */
+	union ib_gid sa_mgid;	/* the MGID the SA made for a group of zeros */
 };
 
 /* Where in a call an injection fires */
@@ -177,6 +178,7 @@ struct mcm_fake {
 	atomic_t lock_waiters;
 	struct list_head ids;
 	struct list_head joins;
+	u32 sa_assigned;	/* groups the "SA" made (their MGIDs' serial) */
 	/* the joins by id and group: a leave finds its own in O(1) */
 	DECLARE_HASHTABLE(join_hash, 10);
 	struct list_head attachments;

@@ -97,6 +97,56 @@ static void mcm_heal_rejoins_same_handle(struct kunit *test)
 }
 
 /*
+ * A group the SA assigned (joined as ::) is rejoined by its MGID after a
+ * loss: the same group, not a new one; its rdma_cm membership is left by
+ * the address it was joined with each time (:: first, the MGID after).
+ */
+static void mcm_heal_sa_assigned_rejoins_its_mgid(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct sockaddr_in6 src = mcm_v6(test, "2001:db8::1");
+	struct sockaddr_in6 any = { .sin6_family = AF_INET6 };
+	struct rdma_mcm_member_info info;
+	struct mcm_fake_join *join;
+	struct rdma_mcm_ctx *ctx;
+	union ib_gid mgid;
+	u32 h;
+
+	mcm_fake_set_ib(t->fake, 0, true);
+	ctx = mcm_open_at(test, (struct sockaddr *)&src, RDMA_MCM_OPEN_HEAL);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_join(ctx, (struct sockaddr *)&any,
+					    RDMA_MCM_FULLMEMBER, &t->fake->qp,
+					    NULL, &h), 0);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, h, &info), 0);
+	mgid = info.mgid;
+	KUNIT_ASSERT_EQ(test, mgid.raw[3], 0x1b);
+	join = mcm_fake_find_join(t->fake, (struct sockaddr *)&any);
+	KUNIT_ASSERT_NOT_NULL(test, join);
+
+	mcm_fake_complete(t->fake, join, -ENETRESET, false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, join->leaves, 1);
+	mcm_tick(test, ctx, MCM_MIN_MS);
+	KUNIT_ASSERT_EQ(test, t->fake->joins_called, 2);
+	memcpy(&src.sin6_addr, mgid.raw, 16);	/* the MGID as an address */
+	join = mcm_fake_find_join(t->fake, (struct sockaddr *)&src);
+	KUNIT_ASSERT_NOT_NULL(test, join);
+	KUNIT_EXPECT_EQ(test, (u32)(uintptr_t)join->context, h);
+	mcm_fake_complete(t->fake, join, 0, false);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.rejoined, 1);
+	KUNIT_ASSERT_EQ(test, rdma_mcm_query(ctx, h, &info), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(info.mgid.raw, mgid.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 1);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	KUNIT_EXPECT_EQ(test, join->leaves, 1);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+	rdma_mcm_close(ctx);
+}
+
+/*
  * Membership y is joined, told so, loses its group and is rejoined; then
  * queue the rejoin's JOINED and another loss for y before the work gets
  * to them (it is held in membership x's ->joined()), let the work go on,
@@ -883,6 +933,7 @@ static void mcm_ctx_query_follows_device(struct kunit *test)
 static struct kunit_case rdma_mcm_heal_cases[] = {
 	KUNIT_CASE(mcm_backoff_sequence),
 	KUNIT_CASE(mcm_heal_rejoins_same_handle),
+	KUNIT_CASE(mcm_heal_sa_assigned_rejoins_its_mgid),
 	KUNIT_CASE(mcm_heal_stale_joined_after_loss),
 	KUNIT_CASE(mcm_heal_stale_joined_rejoin_later),
 	KUNIT_CASE(mcm_heal_join_event_enomem),

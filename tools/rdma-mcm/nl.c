@@ -11,6 +11,7 @@
  * text (print_name()) and valid UTF-8 in JSON (json_str()).
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -340,6 +341,22 @@ static void where_text(const struct owner *o, const char *dev, uint32_t port,
 		name_text("netdev", netdev);
 }
 
+static const uint8_t zero_gid[16];
+
+/* The group of zeros, :: or an AF_IB MGID of zeros: the SA assigns it */
+static int sa_assigned(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+
+	if (ss->ss_family == AF_INET6)
+		return IN6_IS_ADDR_UNSPECIFIED(&sin6->sin6_addr);
+	/* sockaddr_ib's sib_addr, 8 bytes in */
+	if (ss->ss_family == AF_IB)
+		return !memcmp((const uint8_t *)ss + 8, zero_gid,
+			       sizeof(zero_gid));
+	return 0;
+}
+
 static void member_text(const struct rdma_mcm_nl_member *m)
 {
 	struct owner o = { m->present, m->owner_kind, m->owner_pid,
@@ -352,6 +369,12 @@ static void member_text(const struct rdma_mcm_nl_member *m)
 	if (HAS(m, GROUP)) {
 		addr_text(&m->group, a, sizeof(a));
 		printf(" group %s", a);
+		/* a group the SA assigned (::) is known by its MGID */
+		if (sa_assigned(&m->group) && HAS(m, MGID) &&
+		    memcmp(m->mgid, zero_gid, sizeof(zero_gid))) {
+			gid_name(m->mgid, a, sizeof(a));
+			printf(" mgid %s", a);
+		}
 	}
 	printf(" state %s", rdma_mcm_state_str(m->state));
 	if (HAS(m, JOIN_TYPE))

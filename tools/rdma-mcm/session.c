@@ -56,7 +56,8 @@ struct cli_member *cli_member_new(struct cli *cli, const char *text,
 /*
  * Only a multicast address is a group: a unicast one is refused here,
  * before anything is asked of the kernel (which refuses it too, with an
- * EINVAL that says less)
+ * EINVAL that says less). :: asks the InfiniBand SA for a new group (the
+ * joined event tells its MGID); the kernel refuses it on RoCE.
  */
 int cli_parse_group(const char *text, struct sockaddr_storage *ss)
 {
@@ -70,9 +71,10 @@ int cli_parse_group(const char *text, struct sockaddr_storage *ss)
 	if ((ss->ss_family == AF_INET &&
 	     IN_MULTICAST(ntohl(sin->sin_addr.s_addr))) ||
 	    (ss->ss_family == AF_INET6 &&
-	     IN6_IS_ADDR_MULTICAST(&sin6->sin6_addr)))
+	     (IN6_IS_ADDR_MULTICAST(&sin6->sin6_addr) ||
+	      IN6_IS_ADDR_UNSPECIFIED(&sin6->sin6_addr))))
 		return 0;
-	cli_err("group address '%s' is not a multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8)",
+	cli_err("group address '%s' is not a multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8; :: for a group the InfiniBand SA assigns)",
 		text);
 	return -1;
 }

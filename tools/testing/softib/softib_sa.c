@@ -98,7 +98,8 @@ struct sib_sa_logent {
 	u16 status;		/* 0xffff: not answered */
 	u16 mlid;
 	u16 slid;
-	union ib_gid mgid, port_gid;
+	union ib_gid mgid, port_gid;	/* as asked */
+	union ib_gid assigned;		/* the MGID made for zeros, or zeros */
 };
 
 struct sib_sa_req {
@@ -394,7 +395,9 @@ static void sib_sa_log(const struct ib_sa_mad *req, u16 slid, u16 status,
 	if (r) {
 		const struct sib_mcmr *q = (const void *)req->data;
 
-		e->mgid = r->mgid;
+		e->mgid = q->mgid;
+		if (!status && !memchr_inv(&q->mgid, 0, sizeof(q->mgid)))
+			e->assigned = r->mgid;
 		e->port_gid = q->port_gid;
 		e->join_state = q->scope_state & 0xf;
 		e->mlid = be16_to_cpu(r->mlid);
@@ -587,6 +590,8 @@ void sib_sa_show_log(struct seq_file *m)
 			seq_printf(m, " mgid %pI6 port %pI6 state %x mlid 0x%04x",
 				   e->mgid.raw, e->port_gid.raw, e->join_state,
 				   e->mlid);
+		if (memchr_inv(e->assigned.raw, 0, sizeof(e->assigned)))
+			seq_printf(m, " assigned %pI6", e->assigned.raw);
 		if (e->status == 0xffff)
 			seq_puts(m, " dropped\n");
 		else

@@ -64,7 +64,7 @@ at_exit stop_jobs
 at_exit ulp_cleanup
 at_exit bench_ipv6_down
 
-plan 66
+plan 67
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "$SRC0 on veth0, $SRC1 on veth1: RoCE v2 GIDs of rxe0 and rxe1" bench_ipv6
 
@@ -84,6 +84,15 @@ scope_refused() {
 	done
 }
 ok "interface-local and reserved-scope groups are refused (EINVAL), none joined" scope_refused
+# :: asks an InfiniBand SA for a group (82-ib): no SA assigns one on RoCE,
+# the kernel refuses it
+zero_refused() {
+	timeout 30 rdma-mcm -b $SRC1 join :: < /dev/null > $T/zero.out 2>&1
+	local rc=$?
+	echo "rdma-mcm join ::: exit $rc: $(cat $T/zero.out)"
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "Invalid argument" $T/zero.out
+}
+ok "the group :: is refused on RoCE (EINVAL)" zero_refused
 
 # --- the contrast: rdma_cm (through mckey) cannot join an IPv6 group ------
 # rdma_join_multicast() returns -ENOTSUPP (524, which glibc has no text

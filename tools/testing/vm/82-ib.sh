@@ -116,7 +116,7 @@ cleanup() {
 at_exit stop_jobs
 at_exit cleanup
 
-plan 84
+plan 98
 
 # --- the fabric ---------------------------------------------------------
 check "modprobe ib_ipoib" modprobe ib_ipoib
@@ -222,6 +222,51 @@ kill -KILL $kpid
 wait $kpid 2>/dev/null
 ok "after SIGKILL the SA deletes the record" wait_for 10 no_record "$M"
 
+# --- groups the SA assigns: joins of :: ----------------------------------
+# expand6 ADDR: an IPv6 address as the SA's files print an MGID
+expand6() {
+	local h=${1%%::*} t= x g=()
+	local -a hs ts
+	[ "$h" != "$1" ] && t=${1#*::}
+	IFS=: read -ra hs <<< "$h"
+	IFS=: read -ra ts <<< "$t"
+	g=("${hs[@]}")
+	for ((x = ${#hs[@]} + ${#ts[@]}; x < 8; x++)); do g+=(0); done
+	g+=("${ts[@]}")
+	for x in "${!g[@]}"; do g[x]=$(printf %04x $((16#${g[x]}))); done
+	(IFS=:; echo "${g[*]}")
+}
+Z=0000:0000:0000:0000:0000:0000:0000:0000
+IP6=fd00:9::2
+# the MGID of the Nth "joined ::" line of a session
+mgid_joined() { awk -v n="$2" '$1 == "joined" && $2 == "::" && ++i == n { print $6 }' "$1"; }
+check "ib1 gets the IPv6 address $IP6" ip -6 addr add $IP6/64 dev ib1 nodad
+sib sa clear-log
+session a1 $IP6 ::
+ok "rdma-mcm joins :: on ib1: the joined event gives an MGID the SA made" \
+	wait_for 30 out_has $T/a1.out "^joined :: handle [0-9]* mgid ff12:a01b:ffff::[0-9a-f]* "
+A1=$(mgid_joined $T/a1.out 1)
+MA=$(expand6 "$A1")
+ok "the SA was asked once, with an MGID of zeros" [ "$(sa_asked $Z)" -eq 1 ]
+ok "the SA holds the group $A1, sib1 a full member" member "$MA" $GID1 1
+say a1 join ::
+two_joined() { [ "$(grep -c '^joined :: ' $T/a1.out)" -eq 2 ]; }
+ok "a second :: of the session is joined too" wait_for 30 two_joined
+A2=$(mgid_joined $T/a1.out 2)
+MB=$(expand6 "$A2")
+two_groups() { [ "$MA" != "$MB" ] && member "$MA" $GID1 1 && member "$MB" $GID1 1; }
+ok "... a second group ($A2), a second record" two_groups
+shown_mgid() { rdma-mcm show | grep -q "group :: mgid $1 state joined type full "; }
+ok "rdma-mcm show reports group :: with the MGID $A1" shown_mgid "$A1"
+ok "... and with the MGID $A2" shown_mgid "$A2"
+shown_json() { rdma-mcm -j show | grep -q "\"group\":\"::\".*\"mgid\":\"$1\""; }
+ok "rdma-mcm -j show too" shown_json "$A2"
+say a1 leave ::
+ok "leave :: leaves the older one: the left event" wait_for 10 out_has $T/a1.out "^left :: "
+older_left() { no_record "$MA" && member "$MB" $GID1 1; }
+ok "the SA deletes $A1's group and keeps $A2's" wait_for 10 older_left
+# the session stays: the SM restart below must rejoin $A2 by its MGID
+
 # --- datagrams: the generator on the switch to the test ULP's QP ---------
 G=239.6.6.6
 M=$(mgid_of $G)
@@ -248,6 +293,13 @@ ok "IPoIB rejoined the broadcast group on both ports too" wait_for 30 bcast_full
 ok "after the rejoin the generator reaches the QP again" injected_is "$M" $QKEY $N $N
 ok "the ULP counted exactly $((2 * N)) in all" wait_for 10 ulp_stat_is rx $((2 * N))
 ok "... and the SA still saw that one join only" [ "$(sa_asked "$M")" -eq 1 ]
+rejoined_a2() { out_has $T/a1.out "^rejoined :: handle [0-9]* mgid $A2 "; }
+ok "the :: membership rejoined after the restart, with its MGID $A2" \
+	wait_for 60 rejoined_a2
+by_mgid() { member "$MB" $GID1 1 && [ "$(sa_asked "$MB")" -ge 1 ] && [ "$(sa_asked $Z)" -eq 0 ]; }
+ok "... asked of the SA by that MGID, not with zeros: the same group" by_mgid
+session_end a1
+ok "the :: session quits: the SA deletes $A2's group" wait_for 10 no_record "$MB"
 # a session on the same port keeps sib1 in the group (multicast.c shares
 # the port's membership): after the ULP's leave only the detach of its QP
 # keeps the datagrams from it
@@ -362,7 +414,7 @@ done
 # --- the end --------------------------------------------------------------
 sib sa target any
 check "the ULP closes its context" ulp close
-ours_gone() { live_zero && ! grep -q '^ff12:4001:' $SIB/sa_records; }
+ours_gone() { live_zero && ! grep -q '^ff12:\(4001\|a01b\):' $SIB/sa_records; }
 ok "no rdma_mcm membership left; the SA holds IPoIB's groups only" wait_for 10 ours_gone
 cat $SIB/sa_records $SIB/devices
 check "the ULP unloads" modprobe -r rdma_mcm_test_ulp

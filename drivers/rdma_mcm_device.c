@@ -297,6 +297,31 @@ bool rdma_mcm_dev_removing(struct ib_device *device)
 }
 
 /**
+ * rdma_mcm_dev_mcast() - a registered device's multicast limits and use
+ * @name: the device's name
+ * @vals: set, indexed by enum rdma_mcm_nl_mcast (rdma_mcm_admit_usage())
+ *
+ * Context: any but hard interrupt context.
+ * Return: true when a device of that name is registered (not removing).
+ */
+bool rdma_mcm_dev_mcast(const char *name, u32 *vals)
+{
+	struct rdma_mcm_dev *dev;
+	bool found = false;
+
+	spin_lock(&rdma_mcm_dev_lock);
+	list_for_each_entry(dev, &rdma_mcm_devs, node) {
+		if (dev->removing || strcmp(dev->name, name))
+			continue;
+		rdma_mcm_admit_usage(dev->device, vals);
+		found = true;
+		break;
+	}
+	spin_unlock(&rdma_mcm_dev_lock);
+	return found;
+}
+
+/**
  * rdma_mcm_dev_rejoin_turn() - a turn for one rejoin in a device's budget
  * @device: the device
  * @now_ms: now, on the backend's clock

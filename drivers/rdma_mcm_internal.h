@@ -15,6 +15,7 @@
  *   rdma_mcm_ib_client.c  the ib_client: ib_core's devices, their events,
  *                       and the order of its removal against ib_uverbs'
  *   rdma_mcm_addr.c     address checks
+ *   rdma_mcm_admit.c    admission by the HCA's multicast limits
  *   rdma_mcm_ipmc.c     what rdma_cm cannot do: IPv6 groups on RoCE v2,
  *                       source-specific joins (the memberships' IGMP/MLD
  *                       side that rdma_mcm holds itself)
@@ -40,7 +41,7 @@
  *            and rdma_mcm_open_flags()'s rdma_mcm_rdma_cm_backend), the
  *            hooks of rdma_mcm_observe.c, and the leaves
  *   backend  rdma_mcm_rdma_cm.c, rdma_mcm_net.c (struct rdma_mcm_backend)
- *   leaves   addr, counters, timing, limits, compat.h, trace.h
+ *   leaves   addr, admit, counters, timing, limits, compat.h, trace.h
  * The backend and the leaves call nothing of the module (but each other).
  * The one call up: rdma_mcm_observe.c sends the netlink family's events
  * (rdma_mcm_nl_*_event()) where a change happens, as devlink and ethtool
@@ -344,9 +345,10 @@ struct rdma_mcm_ipmc {
 	union rdma_mcm_ipaddr sources[];
 };
 
-/* What rdma_cm's membership was joined with (member->cm_joined) */
-#define RDMA_MCM_CM_GROUP	1
-#define RDMA_MCM_CM_MGID	2
+/* What a membership holds of its group that leave gives back (->held) */
+#define RDMA_MCM_HELD_CM	BIT(0)	/* rdma_cm's, joined by the group */
+#define RDMA_MCM_HELD_CM_MGID	BIT(1)	/* ... by the MGID the SA assigned */
+#define RDMA_MCM_HELD_ATTACH	BIT(2)	/* a place against the HCA's limits */
 
 /**
  * struct rdma_mcm_membership - one membership
@@ -380,11 +382,11 @@ struct rdma_mcm_ipmc {
  * @join_type: full or send-only
  * @pending: RDMA_MCM_NOTIFY_* not yet delivered
  * @mlid: multicast LID
- * @cm_joined: rdma_cm holds a membership that leave must drop, and the
- *	address it was joined with: %RDMA_MCM_CM_GROUP (@group), or
- *	%RDMA_MCM_CM_MGID (the MGID the SA assigned to a group of zeros),
- *	0: none (see also @ipmc's @ipsock and @own: what rdma_mcm holds
- *	itself)
+ * @held: RDMA_MCM_HELD_*: rdma_cm holds a membership that leave must
+ *	drop, and the address it was joined with (@group, or the MGID the SA
+ *	assigned to a group of zeros), and whether it holds a place for its
+ *	QP's attachment against the device's limits (rdma_mcm_admit.c);
+ *	see also @ipmc's @ipsock and @own: what rdma_mcm holds itself
  * @qp_attached: @qp is attached to the group
  * @have_join: @mgid, @mlid and @qkey are valid
  * @ever_joined: its ULP was told of a JOINED (under the spinlock): a JOINED
@@ -429,7 +431,7 @@ struct rdma_mcm_membership {
 	u8 join_type;		/* enum rdma_mcm_join_type */
 	u8 pending;
 	u16 mlid;
-	u8 cm_joined;		/* RDMA_MCM_CM_* */
+	u8 held;
 	bool qp_attached;
 	bool have_join;
 	bool ever_joined;
@@ -594,6 +596,14 @@ void rdma_mcm_mb_leaving(struct rdma_mcm_ctx *ctx,
 			 struct rdma_mcm_membership *mb);
 void rdma_mcm_mb_left(struct rdma_mcm_membership *mb);
 
+/* rdma_mcm_admit.c: admission by the HCA's multicast limits */
+int rdma_mcm_admit_hold(const struct ib_device *device,
+			const struct rdma_mcm_key *key);
+void rdma_mcm_admit_release(const struct ib_device *device,
+			    const struct rdma_mcm_key *key);
+void rdma_mcm_admit_limits(const struct ib_device *device, u32 *vals);
+void rdma_mcm_admit_usage(const struct ib_device *device, u32 *vals);
+
 /* rdma_mcm_addr.c: address checks */
 int rdma_mcm_addr_parse(const struct sockaddr *sa, size_t len,
 			union rdma_mcm_addr *out);
@@ -712,6 +722,10 @@ int rdma_mcm_member_join(struct rdma_mcm_ctx *ctx,
 void rdma_mcm_member_unjoin(struct rdma_mcm_ctx *ctx,
 			    struct rdma_mcm_membership *mb, bool cm_leave);
 u8 rdma_mcm_join_state(enum rdma_mcm_join_type join_type);
+int rdma_mcm_attach_hold(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb);
+void rdma_mcm_attach_release(struct rdma_mcm_ctx *ctx,
+			     struct rdma_mcm_membership *mb);
 
 /* rdma_mcm_ipmc.c: IPv6 groups on RoCE v2, source-specific joins */
 int rdma_mcm_sources_parse(const union rdma_mcm_addr *group,
@@ -781,6 +795,7 @@ void rdma_mcm_dev_remove(struct ib_device *device);
 void rdma_mcm_dev_rename(struct ib_device *device);
 void rdma_mcm_dev_forget_all(void);
 bool rdma_mcm_dev_removing(struct ib_device *device);
+bool rdma_mcm_dev_mcast(const char *name, u32 *vals);
 int rdma_mcm_registry_add(struct rdma_mcm_ctx *ctx);
 void rdma_mcm_registry_del(struct rdma_mcm_ctx *ctx);
 struct rdma_mcm_ctx *

@@ -77,6 +77,71 @@ u8 rdma_mcm_join_state(enum rdma_mcm_join_type join_type)
 	}
 }
 
+/* The key @mb's group is counted by on its device (NULL: its own) */
+static const struct rdma_mcm_key *
+rdma_mcm_attach_key(struct rdma_mcm_ctx *ctx,
+		    const struct rdma_mcm_membership *mb,
+		    struct rdma_mcm_key *key)
+{
+	if (rdma_mcm_group_sa_assigned(&mb->group))
+		return NULL;
+	rdma_mcm_group_key(&mb->group, ctx->ib_mgid, key);
+	return key;
+}
+
+/**
+ * rdma_mcm_attach_hold() - a place for a membership's QP on its device
+ * @ctx: the context
+ * @mb: the membership, on a slot
+ *
+ * Held by a full member with a QP from its join (or from the QP it gets
+ * while joined) until it lets go of the group: rdma_mcm_admit.c.
+ *
+ * Context: process context, @ctx->mutex held.
+ * Return: 0; the errors of rdma_mcm_admit_hold(): -EOPNOTSUPP (the device
+ * attaches no QP to a group), -ENOSPC (at one of its limits), -ENOMEM.
+ */
+int rdma_mcm_attach_hold(struct rdma_mcm_ctx *ctx,
+			 struct rdma_mcm_membership *mb)
+{
+	struct rdma_mcm_key key;
+	int ret;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (!mb->qp || mb->join_type != RDMA_MCM_FULLMEMBER ||
+	    (mb->held & RDMA_MCM_HELD_ATTACH))
+		return 0;
+	if (WARN_ON_ONCE(!mb->slot))
+		return -EIO;
+	ret = rdma_mcm_admit_hold(mb->slot->id->device,
+				  rdma_mcm_attach_key(ctx, mb, &key));
+	if (!ret)
+		mb->held |= RDMA_MCM_HELD_ATTACH;
+	return ret;
+}
+
+/**
+ * rdma_mcm_attach_release() - give the place of rdma_mcm_attach_hold() back
+ * @ctx: the context
+ * @mb: the membership, on the slot it was held on
+ *
+ * Context: process context, @ctx->mutex held.
+ */
+void rdma_mcm_attach_release(struct rdma_mcm_ctx *ctx,
+			     struct rdma_mcm_membership *mb)
+{
+	struct rdma_mcm_key key;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (!(mb->held & RDMA_MCM_HELD_ATTACH))
+		return;
+	mb->held &= ~RDMA_MCM_HELD_ATTACH;
+	if (WARN_ON_ONCE(!mb->slot))
+		return;
+	rdma_mcm_admit_release(mb->slot->id->device,
+			       rdma_mcm_attach_key(ctx, mb, &key));
+}
+
 /*
  * The address rdma_cm joins and leaves @mb's group by: its group, or with
  * @by_mgid the MGID the SA assigned to it (a group of zeros, joined
@@ -122,7 +187,7 @@ static int rdma_mcm_send_join(struct rdma_mcm_ctx *ctx,
 	u8 join_state = rdma_mcm_join_state(mb->join_type);
 	struct rdma_cm_id *id = slot->id;
 	union rdma_mcm_addr addr;
-	u8 how = RDMA_MCM_CM_GROUP;
+	u8 how = RDMA_MCM_HELD_CM;
 	int ret;
 
 	lockdep_assert_held(&ctx->mutex);
@@ -131,33 +196,41 @@ static int rdma_mcm_send_join(struct rdma_mcm_ctx *ctx,
 	if (rdma_mcm_group_sa_assigned(&mb->group) &&
 	    memchr_inv(mb->mgid.raw, 0, sizeof(mb->mgid)) &&
 	    rdma_mcm_cm_addr(mb, true, &addr))
-		how = RDMA_MCM_CM_MGID;
+		how = RDMA_MCM_HELD_CM_MGID;
 	else
 		addr = mb->group;
 	if (mb->ipmc)	/* who joins it this time is still to be seen */
 		WRITE_ONCE(mb->ipmc->own, false);
+	if (!rdma_protocol_roce(id->device, id->port_num) &&
+	    rdma_mcm_nr_sources(mb))
+		return -EOPNOTSUPP;	/* the SA has no source filters */
+	/* nothing is sent for a join whose QP the device could not attach */
+	ret = rdma_mcm_attach_hold(ctx, mb);
+	if (ret)
+		return ret;
 	if (rdma_protocol_roce(id->device, id->port_num)) {
 		ret = rdma_mcm_ipmc_hold(ctx, mb, id);
 		if (ret)
-			return ret;
+			goto err_attach;
 		join_state = BIT(SENDONLY_FULLMEMBER_JOIN);
-	} else if (rdma_mcm_nr_sources(mb)) {
-		return -EOPNOTSUPP;	/* the SA has no source filters */
 	}
-	mb->cm_joined = how;
+	mb->held |= how;
 	/* rdma_join_multicast() allocates: its -ENOMEM is injected here */
 	ret = rdma_mcm_fail_alloc() ? -ENOMEM :
 	      ctx->be->join(ctx->be, slot->id, &addr.sa, join_state,
 			    (void *)(uintptr_t)mb->handle);
 	if (!ret)
 		return 0;
-	mb->cm_joined = 0;
+	mb->held &= ~how;
 	if (rdma_mcm_own_join_wanted(mb, slot->id, ret))
 		ret = rdma_mcm_own_join(ctx, mb, slot);
 	else
 		ret = rdma_mcm_join_errno(slot->id, ret);
-	if (ret)
-		rdma_mcm_ipmc_release(ctx, mb);
+	if (!ret)
+		return 0;
+	rdma_mcm_ipmc_release(ctx, mb);
+err_attach:
+	rdma_mcm_attach_release(ctx, mb);
 	return ret;
 }
 
@@ -168,23 +241,26 @@ static int rdma_mcm_send_join(struct rdma_mcm_ctx *ctx,
  * @cm_leave: leave rdma_cm's membership; false when its id is about to be
  *	destroyed, which leaves it anyway
  *
- * rdma_cm's membership, and the source filter or MLD membership rdma_mcm
- * holds itself. The QP is detached before, by the caller.
+ * rdma_cm's membership, the source filter or MLD membership rdma_mcm
+ * holds itself, and the place its QP's attachment held on the device.
+ * The QP is detached before, by the caller.
  *
  * Context: process context, @ctx->mutex held.
  */
 void rdma_mcm_member_unjoin(struct rdma_mcm_ctx *ctx,
 			    struct rdma_mcm_membership *mb, bool cm_leave)
 {
+	u8 cm = mb->held & (RDMA_MCM_HELD_CM | RDMA_MCM_HELD_CM_MGID);
 	union rdma_mcm_addr addr;
 
 	lockdep_assert_held(&ctx->mutex);
-	if (mb->cm_joined && cm_leave && mb->slot) {
-		rdma_mcm_cm_addr(mb, mb->cm_joined == RDMA_MCM_CM_MGID, &addr);
+	if (cm && cm_leave && mb->slot) {
+		rdma_mcm_cm_addr(mb, cm == RDMA_MCM_HELD_CM_MGID, &addr);
 		ctx->be->leave(ctx->be, mb->slot->id, &addr.sa);
 	}
-	mb->cm_joined = 0;
+	mb->held &= ~cm;
 	rdma_mcm_ipmc_release(ctx, mb);
+	rdma_mcm_attach_release(ctx, mb);
 }
 
 /**
@@ -399,8 +475,13 @@ EXPORT_SYMBOL_GPL(rdma_mcm_join_ex);
  * -ENODEV when the context's device (or netdev) is gone or going;
  * -ESHUTDOWN when the context is being closed; -EOPNOTSUPP when the device
  * cannot join the group (a port without multicast, a netdev MTU too small
- * for RoCE); -ENETDOWN on InfiniBand when the port has no SA record of its
- * partition yet; -EADDRNOTAVAIL when a new rdma_cm_id could not bind the
+ * for RoCE) or, for a full member with @qp, attaches no QP to a group (a
+ * multicast limit of 0); -ENOSPC for a full member with @qp when the
+ * device's limits (max_mcast_grp, max_mcast_qp_attach,
+ * max_total_mcast_qp_attach) are reached by rdma_mcm's memberships
+ * (nothing is sent); -ENETDOWN on InfiniBand when the port has no SA
+ * record of its partition yet; -EADDRNOTAVAIL when a new rdma_cm_id could
+ * not bind the
  * source address (gone from the host, or rdma_cm's UDP port space
  * exhausted); in a context opened with %RDMA_MCM_OPEN_ROUTE,
  * -ENETUNREACH or -ETIMEDOUT when the route for a new rdma_cm_id cannot be
@@ -436,8 +517,9 @@ EXPORT_SYMBOL_GPL(rdma_mcm_join);
  * Context: process context; may sleep. May be called from a callback.
  * Return: 0; -ENODEV when the context has no device (and @qp is not NULL);
  * -ESHUTDOWN when it is being closed; or the first error of
- * ib_attach_mcast() (that membership fails with it, as a join whose
- * attach fails does).
+ * ib_attach_mcast(), or of the device's multicast limits (-ENOSPC,
+ * -EOPNOTSUPP, as rdma_mcm_join() says them): that membership fails with
+ * it, as a join whose attach fails does.
  */
 int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp)
 {
@@ -464,15 +546,23 @@ int rdma_mcm_set_qp(struct rdma_mcm_ctx *ctx, struct ib_qp *qp)
 			mb->qp_attached = false;
 		}
 		mb->qp = qp;
-		spin_lock_bh(&ctx->lock);
-		joined = mb->state == RDMA_MCM_JOINED && mb->have_join;
-		spin_unlock_bh(&ctx->lock);
-		if (!qp || mb->qp_attached || !joined)
+		if (!qp) {
+			rdma_mcm_attach_release(ctx, mb);
 			continue;
-		err = ctx->be->attach(ctx->be, qp, &mb->mgid, mb->mlid);
+		}
+		/* joining or joined: its place on the device, if it has none */
+		err = mb->slot ? rdma_mcm_attach_hold(ctx, mb) : 0;
 		if (!err) {
-			mb->qp_attached = true;
-			continue;
+			spin_lock_bh(&ctx->lock);
+			joined = mb->state == RDMA_MCM_JOINED && mb->have_join;
+			spin_unlock_bh(&ctx->lock);
+			if (mb->qp_attached || !joined)
+				continue;
+			err = ctx->be->attach(ctx->be, qp, &mb->mgid, mb->mlid);
+			if (!err) {
+				mb->qp_attached = true;
+				continue;
+			}
 		}
 		ret = ret ?: err;
 		/*

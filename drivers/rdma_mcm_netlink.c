@@ -435,9 +435,15 @@ static int rdma_mcm_nl_put_device(void *arg, const char *name,
 {
 	struct sk_buff *skb = arg;
 	struct nlattr *nest = nla_nest_start(skb, RDMA_MCM_A_DEVICE);
+	u32 mcast[__RDMA_MCM_MCAST_MAX] = {};
 
 	if (!nest || nla_put_string(skb, RDMA_MCM_A_DEV_NAME, name) ||
 	    rdma_mcm_nl_put_counters(skb, c))
+		return -EMSGSIZE;
+	/* a device registered now: its limits and rdma_mcm's places */
+	if (rdma_mcm_dev_mcast(name, mcast) &&
+	    rdma_mcm_nl_put_u32_nest(skb, RDMA_MCM_A_MCAST, mcast,
+				     __RDMA_MCM_MCAST_MAX))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -464,7 +470,8 @@ static size_t rdma_mcm_nl_stats_size(unsigned int devices)
 	       nla_total_size_64bit(sizeof(u64)) +
 	       devices * (nla_total_size(0) +
 			  nla_total_size(IB_DEVICE_NAME_MAX) +
-			  rdma_mcm_nl_counters_size());
+			  rdma_mcm_nl_counters_size() + nla_total_size(0) +
+			  __RDMA_MCM_MCAST_MAX * nla_total_size(4));
 }
 
 static int rdma_mcm_nl_stats_doit(struct sk_buff *skb, struct genl_info *info)

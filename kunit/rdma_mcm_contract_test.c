@@ -395,6 +395,149 @@ static void mcm_roce_zero_group_refused(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
+/* ---------------------------------------------- the HCA's multicast limits */
+
+static int mcm_join_ret(struct rdma_mcm_ctx *ctx, u32 group, struct ib_qp *qp,
+			enum rdma_mcm_join_type type, u32 *h)
+{
+	struct sockaddr_in sin = mcm_v4(group);
+
+	return rdma_mcm_join(ctx, (struct sockaddr *)&sin, type, qp, NULL, h);
+}
+
+static void mcm_expect_usage(struct kunit *test, struct ib_device *dev,
+			     u32 groups, u32 attaches)
+{
+	u32 v[__RDMA_MCM_MCAST_MAX] = {};
+
+	rdma_mcm_admit_usage(dev, v);
+	KUNIT_EXPECT_EQ(test, v[RDMA_MCM_MCAST_GROUPS], groups);
+	KUNIT_EXPECT_EQ(test, v[RDMA_MCM_MCAST_ATTACHES], attaches);
+	KUNIT_EXPECT_EQ(test, v[RDMA_MCM_MCAST_GROUPS_MAX],
+			(u32)dev->attrs.max_mcast_grp);
+	KUNIT_EXPECT_EQ(test, v[RDMA_MCM_MCAST_ATTACHES_MAX],
+			(u32)dev->attrs.max_total_mcast_qp_attach);
+	KUNIT_EXPECT_EQ(test, v[RDMA_MCM_MCAST_QP_ATTACH_MAX],
+			(u32)dev->attrs.max_mcast_qp_attach);
+}
+
+/*
+ * max_mcast_grp 2: two groups with a QP are admitted, a third is refused
+ * with ENOSPC before rdma_cm is asked; one that attaches nothing (send-only,
+ * no QP) is not counted; a leave gives its place back, and the places of
+ * a joined membership are held until it is left (close: none).
+ */
+static void mcm_admit_groups_limit(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct ib_device *dev = t->fake->ibdev[0];
+	struct rdma_mcm_ctx *ctx;
+	u32 h1, h;
+
+	dev->attrs.max_mcast_grp = 2;
+	ctx = mcm_open(test);
+	KUNIT_ASSERT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(1), &t->fake->qp,
+					   RDMA_MCM_FULLMEMBER, &h1), 0);
+	KUNIT_ASSERT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(2), &t->fake->qp,
+					   RDMA_MCM_FULLMEMBER, &h), 0);
+	mcm_expect_usage(test, dev, 2, 2);
+	KUNIT_EXPECT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(3), &t->fake->qp,
+					   RDMA_MCM_FULLMEMBER, &h), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 2);
+	KUNIT_EXPECT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(3), &t->fake->qp,
+					   RDMA_MCM_SENDONLY_FULLMEMBER, &h), 0);
+	KUNIT_EXPECT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(4), NULL,
+					   RDMA_MCM_FULLMEMBER, &h), 0);
+	mcm_expect_usage(test, dev, 2, 2);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 2);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h1), 0);
+	mcm_expect_usage(test, dev, 1, 1);
+	KUNIT_EXPECT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(5), &t->fake->qp,
+					   RDMA_MCM_FULLMEMBER, &h), 0);
+	mcm_expect_usage(test, dev, 2, 2);
+	rdma_mcm_close(ctx);
+	mcm_expect_usage(test, dev, 0, 0);
+}
+
+/* max_mcast_qp_attach 1: a second context's QP in the same group is refused */
+static void mcm_admit_qp_attach_limit(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct ib_device *dev = t->fake->ibdev[0];
+	struct rdma_mcm_ctx *a, *b;
+	u32 ha, h;
+
+	dev->attrs.max_mcast_qp_attach = 1;
+	a = mcm_open(test);
+	b = mcm_open(test);
+	KUNIT_ASSERT_EQ(test, mcm_join_ret(a, MCM_GROUP(1), &t->fake->qp,
+					   RDMA_MCM_FULLMEMBER, &ha), 0);
+	KUNIT_EXPECT_EQ(test, mcm_join_ret(b, MCM_GROUP(1), &t->fake->qp,
+					   RDMA_MCM_FULLMEMBER, &h), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, mcm_join_ret(b, MCM_GROUP(2), &t->fake->qp,
+					   RDMA_MCM_FULLMEMBER, &h), 0);
+	mcm_expect_usage(test, dev, 2, 2);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(a, ha), 0);
+	KUNIT_EXPECT_EQ(test, mcm_join_ret(b, MCM_GROUP(1), &t->fake->qp,
+					   RDMA_MCM_FULLMEMBER, &h), 0);
+	rdma_mcm_close(a);
+	rdma_mcm_close(b);
+	mcm_expect_usage(test, dev, 0, 0);
+}
+
+/*
+ * max_total_mcast_qp_attach 1: one attachment in all. A QP given later
+ * (rdma_mcm_set_qp()) takes the one place; the other membership fails
+ * with ENOSPC, as if its attach had failed.
+ */
+static void mcm_admit_total_limit_set_qp(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct ib_device *dev = t->fake->ibdev[0];
+	struct rdma_mcm_ctx *ctx;
+	u32 h;
+
+	dev->attrs.max_total_mcast_qp_attach = 1;
+	ctx = mcm_open(test);
+	KUNIT_ASSERT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(1), NULL,
+					   RDMA_MCM_FULLMEMBER, &h), 0);
+	KUNIT_ASSERT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(2), NULL,
+					   RDMA_MCM_FULLMEMBER, &h), 0);
+	mcm_fake_complete_all(t->fake);
+	rdma_mcm_flush();
+	mcm_expect_usage(test, dev, 0, 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_set_qp(ctx, &t->fake->qp), -ENOSPC);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.errors, 1);
+	KUNIT_EXPECT_EQ(test, t->rec.last_status, -ENOSPC);
+	mcm_expect_usage(test, dev, 1, 1);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_set_qp(ctx, NULL), 0);
+	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+	mcm_expect_usage(test, dev, 0, 0);
+	rdma_mcm_close(ctx);
+}
+
+/* A device whose limit is 0 attaches no QP: EOPNOTSUPP, nothing sent */
+static void mcm_admit_no_multicast_attach(struct kunit *test)
+{
+	struct mcm_test *t = test->priv;
+	struct ib_device *dev = t->fake->ibdev[0];
+	struct rdma_mcm_ctx *ctx;
+	u32 h;
+
+	dev->attrs.max_mcast_grp = 0;
+	ctx = mcm_open(test);
+	KUNIT_EXPECT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(1), &t->fake->qp,
+					   RDMA_MCM_FULLMEMBER, &h), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, t->fake->joins_called, 0);
+	KUNIT_EXPECT_EQ(test, mcm_join_ret(ctx, MCM_GROUP(1), &t->fake->qp,
+					   RDMA_MCM_SENDONLY_FULLMEMBER, &h), 0);
+	rdma_mcm_close(ctx);
+}
+
 /* ------------------------------------------------------------ softirq */
 
 struct mcm_softirq {
@@ -466,6 +609,10 @@ static struct kunit_case rdma_mcm_contract_cases[] = {
 	KUNIT_CASE(mcm_roce_ipv6_groups_two_mgids),
 	KUNIT_CASE(mcm_ib_sa_assigned_groups),
 	KUNIT_CASE(mcm_roce_zero_group_refused),
+	KUNIT_CASE(mcm_admit_groups_limit),
+	KUNIT_CASE(mcm_admit_qp_attach_limit),
+	KUNIT_CASE(mcm_admit_total_limit_set_qp),
+	KUNIT_CASE(mcm_admit_no_multicast_attach),
 	KUNIT_CASE(mcm_query_list_from_softirq),
 	{}
 };

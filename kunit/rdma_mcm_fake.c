@@ -719,6 +719,10 @@ static struct ib_device *fake_ibdev(struct kunit *test, int idx)
 	KUNIT_ASSERT_NOT_NULL(test, dev->port_data);
 	dev->dev.init_name = names[idx];
 	dev->node_guid = cpu_to_be64(0x0002c90300a0b0c0ULL + idx);
+	/* rxe's multicast limits (rxe_param.h); a test may lower them */
+	dev->attrs.max_mcast_grp = 8192;
+	dev->attrs.max_mcast_qp_attach = 56;
+	dev->attrs.max_total_mcast_qp_attach = 0x70000;
 	return dev;
 }
 

@@ -96,6 +96,15 @@ static void mcm_heal_rejoins_same_handle(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
+/* rdma_mcm's places for QP attachments on the fake's device 0 */
+static u32 mcm_attaches_held(struct mcm_test *t)
+{
+	u32 v[__RDMA_MCM_MCAST_MAX] = {};
+
+	rdma_mcm_admit_usage(t->fake->ibdev[0], v);
+	return v[RDMA_MCM_MCAST_ATTACHES];
+}
+
 /*
  * A group the SA assigned (joined as ::) is rejoined by its MGID after a
  * loss: the same group, not a new one; its rdma_cm membership is left by
@@ -125,10 +134,14 @@ static void mcm_heal_sa_assigned_rejoins_its_mgid(struct kunit *test)
 	join = mcm_fake_find_join(t->fake, (struct sockaddr *)&any);
 	KUNIT_ASSERT_NOT_NULL(test, join);
 
+	KUNIT_EXPECT_EQ(test, mcm_attaches_held(t), 1U);
 	mcm_fake_complete(t->fake, join, -ENETRESET, false);
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, join->leaves, 1);
+	/* a waiting membership holds no place against the device's limits */
+	KUNIT_EXPECT_EQ(test, mcm_attaches_held(t), 0U);
 	mcm_tick(test, ctx, MCM_MIN_MS);
+	KUNIT_EXPECT_EQ(test, mcm_attaches_held(t), 1U);
 	KUNIT_ASSERT_EQ(test, t->fake->joins_called, 2);
 	memcpy(&src.sin6_addr, mgid.raw, 16);	/* the MGID as an address */
 	join = mcm_fake_find_join(t->fake, (struct sockaddr *)&src);
@@ -143,6 +156,7 @@ static void mcm_heal_sa_assigned_rejoins_its_mgid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
 	KUNIT_EXPECT_EQ(test, join->leaves, 1);
 	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
+	KUNIT_EXPECT_EQ(test, mcm_attaches_held(t), 0U);
 	rdma_mcm_close(ctx);
 }
 

@@ -48,6 +48,11 @@ _Static_assert(sizeof(struct rdma_mcm_nl_notice) == 616, "notice size");
 _Static_assert(RDMA_MCM_NL_COUNTERS >= __RDMA_MCM_CNT_MAX, "counters");
 _Static_assert(RDMA_MCM_NL_LIMITS >= __RDMA_MCM_LIMIT_MAX, "limits");
 _Static_assert(RDMA_MCM_NL_USAGE >= __RDMA_MCM_USAGE_MAX, "usage");
+_Static_assert(RDMA_MCM_NL_MCAST >= __RDMA_MCM_MCAST_MAX, "mcast");
+/* the mcast fields took the place of reserved[4]: the size stays */
+_Static_assert(sizeof(struct rdma_mcm_nl_device) ==
+	       RDMA_MCM_NL_NAME_LEN + sizeof(struct rdma_mcm_nl_counters) + 32,
+	       "rdma_mcm_nl_device");
 /* attributes 64 to 127 go to present_hi, which nothing fills yet */
 _Static_assert(RDMA_MCM_A_MAX < 64, "present is a 64-bit mask");
 
@@ -611,6 +616,7 @@ static int u32_add(const struct nlattr *a, void *arg)
 static int device_add(const struct nlattr *a, void *arg)
 {
 	struct rdma_mcm_nl_stats *st = arg;
+	struct u32_nest mc = { NULL, NULL, RDMA_MCM_NL_MCAST };
 	struct rdma_mcm_nl_device *d;
 	struct attrs at;
 
@@ -626,6 +632,11 @@ static int device_add(const struct nlattr *a, void *arg)
 	memset(d, 0, sizeof(*d));
 	get_str(&at, RDMA_MCM_A_DEV_NAME, d->name, sizeof(d->name));
 	if (get_counters(&at, &d->cnt))
+		return -1;
+	mc.v = d->mcast;
+	mc.present = &d->mcast_present;
+	a = at.tb[RDMA_MCM_A_MCAST];
+	if (a && nla_walk(nla_data(a), nla_len(a), u32_add, &mc))
 		return -1;
 	st->n_devices++;
 	return 0;

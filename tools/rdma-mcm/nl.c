@@ -662,6 +662,47 @@ int cmd_ctx(struct cli *cli, int argc, char **argv)
 
 /* --- stats ---------------------------------------------------------------------- */
 
+/* A device's multicast limits and places (absent: an older kernel's) */
+static const char *const mcast_keys[RDMA_MCM_NL_MCAST] = {
+	[RDMA_MCM_MCAST_GROUPS] = "groups",
+	[RDMA_MCM_MCAST_GROUPS_MAX] = "groups_max",
+	[RDMA_MCM_MCAST_ATTACHES] = "attaches",
+	[RDMA_MCM_MCAST_ATTACHES_MAX] = "attaches_max",
+	[RDMA_MCM_MCAST_QP_ATTACH_MAX] = "qp_attach_max",
+};
+
+static void mcast_json(struct rec *r, const struct rdma_mcm_nl_device *d)
+{
+	uint32_t i;
+
+	if (!d->mcast_present)
+		return;
+	rec_open(r, "mcast", '{');
+	for (i = 1; i < RDMA_MCM_NL_MCAST; i++)
+		if (mcast_keys[i] && (d->mcast_present & (1U << i)))
+			rec_u64(r, mcast_keys[i], d->mcast[i]);
+	rec_close(r, '}');
+}
+
+/* " groups USED/MAX attaches USED/MAX qp-per-group MAX", as rdma resource */
+static void mcast_text(const struct rdma_mcm_nl_device *d)
+{
+	uint32_t want = (1U << RDMA_MCM_MCAST_GROUPS) |
+			(1U << RDMA_MCM_MCAST_GROUPS_MAX) |
+			(1U << RDMA_MCM_MCAST_ATTACHES) |
+			(1U << RDMA_MCM_MCAST_ATTACHES_MAX) |
+			(1U << RDMA_MCM_MCAST_QP_ATTACH_MAX);
+
+	if ((d->mcast_present & want) != want)
+		return;
+	printf(" groups %u/%u attaches %u/%u qp-per-group %u",
+	       d->mcast[RDMA_MCM_MCAST_GROUPS],
+	       d->mcast[RDMA_MCM_MCAST_GROUPS_MAX],
+	       d->mcast[RDMA_MCM_MCAST_ATTACHES],
+	       d->mcast[RDMA_MCM_MCAST_ATTACHES_MAX],
+	       d->mcast[RDMA_MCM_MCAST_QP_ATTACH_MAX]);
+}
+
 static void stats_json(const struct rdma_mcm_nl_stats *st)
 {
 	char buf[32];
@@ -690,6 +731,7 @@ static void stats_json(const struct rdma_mcm_nl_stats *st)
 		rec_open(&r, NULL, '{');
 		rec_str(&r, "dev", st->devices[i].name);
 		counters_json(&r, &st->devices[i].cnt);
+		mcast_json(&r, &st->devices[i]);
 		rec_close(&r, '}');
 	}
 	rec_close(&r, ']');
@@ -719,6 +761,7 @@ static void stats_text(const struct rdma_mcm_nl_stats *st)
 	for (i = 0; i < st->n_devices; i++) {
 		fputs("dev ", stdout);
 		print_name(st->devices[i].name);
+		mcast_text(&st->devices[i]);
 		counters_text(&st->devices[i].cnt);
 		putchar('\n');
 	}

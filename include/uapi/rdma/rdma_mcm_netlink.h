@@ -132,6 +132,10 @@ enum rdma_mcm_nl_cmd {
  * @RDMA_MCM_A_SOURCE: binary, one source, as @RDMA_MCM_A_SRC
  * @RDMA_MCM_A_JOINED_BY: u8, enum rdma_mcm_nl_joiner: who joined the group
  *	on the RDMA device (once joined)
+ * @RDMA_MCM_A_MCAST: nest of u32, each attribute type an
+ *	enum rdma_mcm_nl_mcast: in %RDMA_MCM_A_DEVICE, the device's multicast
+ *	limits and rdma_mcm's places held against them (a device rdma_mcm
+ *	knows as registered now)
  * @__RDMA_MCM_A_MAX: number of attributes
  */
 enum rdma_mcm_nl_attr {
@@ -180,6 +184,7 @@ enum rdma_mcm_nl_attr {
 	RDMA_MCM_A_SOURCES,
 	RDMA_MCM_A_SOURCE,
 	RDMA_MCM_A_JOINED_BY,
+	RDMA_MCM_A_MCAST,
 	__RDMA_MCM_A_MAX,
 };
 
@@ -317,6 +322,36 @@ enum rdma_mcm_nl_usage {
 };
 
 #define RDMA_MCM_USAGE_MAX	(__RDMA_MCM_USAGE_MAX - 1)
+
+/**
+ * enum rdma_mcm_nl_mcast - a device's multicast limits and rdma_mcm's use
+ *	of them (attribute types in %RDMA_MCM_A_MCAST)
+ * @RDMA_MCM_MCAST_UNSPEC: not a value
+ * @RDMA_MCM_MCAST_GROUPS: groups rdma_mcm's memberships attach QPs to (or
+ *	will, once joined) on the device
+ * @RDMA_MCM_MCAST_GROUPS_MAX: the device's max_mcast_grp
+ * @RDMA_MCM_MCAST_ATTACHES: QP attachments of rdma_mcm's memberships (held
+ *	from the join on)
+ * @RDMA_MCM_MCAST_ATTACHES_MAX: the device's max_total_mcast_qp_attach
+ * @RDMA_MCM_MCAST_QP_ATTACH_MAX: the device's max_mcast_qp_attach (QPs
+ *	in one group)
+ * @__RDMA_MCM_MCAST_MAX: number of values
+ *
+ * The limits are the device's attributes read as unsigned; 0 means the
+ * device attaches no QP to a group (a full join with a QP is then
+ * refused with EOPNOTSUPP). Only rdma_mcm's own attachments are counted.
+ */
+enum rdma_mcm_nl_mcast {
+	RDMA_MCM_MCAST_UNSPEC,
+	RDMA_MCM_MCAST_GROUPS,
+	RDMA_MCM_MCAST_GROUPS_MAX,
+	RDMA_MCM_MCAST_ATTACHES,
+	RDMA_MCM_MCAST_ATTACHES_MAX,
+	RDMA_MCM_MCAST_QP_ATTACH_MAX,
+	__RDMA_MCM_MCAST_MAX,
+};
+
+#define RDMA_MCM_MCAST_MAX	(__RDMA_MCM_MCAST_MAX - 1)
 
 /**
  * enum rdma_mcm_nl_event - events of the "events" group

@@ -215,6 +215,7 @@ static inline int librdmamcm_bit(uint64_t mask, unsigned int bit)
 #define RDMA_MCM_NL_COUNTERS	32	/* >= __RDMA_MCM_CNT_MAX */
 #define RDMA_MCM_NL_LIMITS	16	/* >= __RDMA_MCM_LIMIT_MAX */
 #define RDMA_MCM_NL_USAGE	16	/* >= __RDMA_MCM_USAGE_MAX */
+#define RDMA_MCM_NL_MCAST	6	/* >= __RDMA_MCM_MCAST_MAX */
 #define RDMA_MCM_NL_ERRNOS	16	/* errno entries kept per breakdown */
 
 /*
@@ -321,7 +322,10 @@ struct rdma_mcm_nl_context {
 struct rdma_mcm_nl_device {
 	char name[RDMA_MCM_NL_NAME_LEN];
 	struct rdma_mcm_nl_counters cnt;
-	uint64_t reserved[4];
+	/* the device's multicast limits and rdma_mcm's places (was reserved) */
+	uint32_t mcast_present;			/* bit: value sent */
+	uint32_t mcast[RDMA_MCM_NL_MCAST];	/* enum rdma_mcm_nl_mcast */
+	uint32_t reserved;
 };
 
 /* RDMA_MCM_CMD_STATS_GET; rdma_mcm_nl_free_stats() frees it */

@@ -46,7 +46,7 @@ send_until() {
 	return 1
 }
 
-plan 45
+plan 47
 check "modprobe rdma_mcm_test_ulp" modprobe rdma_mcm_test_ulp
 check "open a context on $BENCH_IP1 (rxe1) with a UD QP" cmd open $BENCH_IP1
 ok "the ULP's verbs objects are up" stat_is verbs 1
@@ -55,6 +55,23 @@ G=239.2.2.2
 check "join $G with the QP" cmd join $G
 ok "$G reaches joined, QP attached" wait_for 30 member_is $G joined
 ok "the QP is attached to $G" attached $G
+# the device's multicast limits as rdma-core's ibv_devinfo reads them, and
+# the places rdma_mcm's memberships hold against them, in rdma-mcm stats
+devinfo() { ibv_devinfo -v -d rxe1 | awk -v k="$1:" '$1 == k { print $2 }'; }
+mcast_of() {
+	rdma-mcm stats | awk '$1 == "dev" && $2 == "rxe1"' |
+		grep -o 'groups [0-9]*/[0-9]* attaches [0-9]*/[0-9]* qp-per-group [0-9]*'
+}
+mcast_want() {
+	echo "groups $1/$(devinfo max_mcast_grp) attaches $1/$(devinfo max_total_mcast_qp_attach) qp-per-group $(devinfo max_mcast_qp_attach)"
+}
+mcast_is() {
+	local have want
+	have=$(mcast_of) want=$(mcast_want "$1")
+	echo "rdma-mcm stats: '$have', ibv_devinfo: '$want'"
+	[ -n "$have" ] && [ "$have" = "$want" ]
+}
+ok "rdma-mcm stats: rxe1's groups and attaches used/max (1), the limits as ibv_devinfo says" mcast_is 1
 ok "/proc/net/igmp lists $G on veth1" in_igmp veth1 $G
 sent0=$(counter rxe0 sent_pkts)
 check "rdma-mcm on rxe0 sends to $G until the ULP has $COUNT datagrams" send_until $G $COUNT
@@ -68,6 +85,7 @@ ok "no receive errors" stat_is rx_errors 0
 
 check "leave $G" cmd leave $G
 ok "$G is no longer a membership" member_gone $G
+ok "... its place on rxe1 given back: groups and attaches 0" mcast_is 0
 ok "/proc/net/igmp no longer lists $G" wait_for 10 not_in_igmp veth1 $G
 sent0=$(counter rxe0 sent_pkts)
 veth_rx0=$(cat /sys/class/net/veth1/statistics/rx_packets)

@@ -116,7 +116,7 @@ cleanup() {
 at_exit stop_jobs
 at_exit cleanup
 
-plan 98
+plan 100
 
 # --- the fabric ---------------------------------------------------------
 check "modprobe ib_ipoib" modprobe ib_ipoib
@@ -275,6 +275,18 @@ check "modprobe rdma_mcm_test_ulp" modprobe rdma_mcm_test_ulp
 check "the ULP opens a healing context on $IP1 (sib1) with a UD QP" ulp openheal $IP1
 check "the ULP joins $G" ulp join $G
 ok "joined, QP attached" wait_for 30 ulp_member_is $G "joined attached=1"
+# sib1's multicast limits (softib's parameters, what its query_device
+# reports) and the ULP's one place against them, in rdma-mcm stats
+sib_param() { cat /sys/module/softib/parameters/$1; }
+sib1_mcast() {
+	local want have
+	want="groups $1/$(sib_param max_mcast_grp) attaches $1/$(sib_param max_total_mcast_qp_attach) qp-per-group $(sib_param max_mcast_qp_attach)"
+	have=$(rdma-mcm stats | awk '$1 == "dev" && $2 == "sib1"' |
+		grep -o 'groups [0-9]*/[0-9]* attaches [0-9]*/[0-9]* qp-per-group [0-9]*')
+	echo "rdma-mcm stats: '$have', softib: '$want'"
+	[ "$have" = "$want" ]
+}
+ok "rdma-mcm stats: sib1's groups and attaches used/max (1), softib's limits" sib1_mcast 1
 ok "the generator's $N datagrams: one QP received $N" injected_is "$M" $QKEY $N $N
 ok "the ULP counted exactly $N" wait_for 10 ulp_stat_is rx $N
 q0=$(sib_counter sib1 drop_qkey)
@@ -307,6 +319,7 @@ session s5 $IP1 $G
 ok "a session on ib1 joins $G too (no QP)" wait_for 30 out_has $T/s5.out "^joined $G "
 check "the ULP leaves $G" ulp leave $G
 ok "the ULP's membership is gone" wait_for 10 ulp_member_is $G ""
+ok "... its place on sib1 given back (the session's join has no QP)" sib1_mcast 0
 ok "the SA keeps sib1 a full member (the session's)" member "$M" $GID1 1
 ok "the generator's $N datagrams reach sib1 and no QP there: the ULP's is detached" \
 	injected_is "$M" $QKEY $N 0

@@ -119,6 +119,7 @@ static struct {
 	unsigned int busy, drop, no_resources, delay_ms;
 	union ib_gid target;		/* the faults' group; zero: any */
 	bool sendonly_full;
+	bool opensm_mgid;	/* refuse to create a named link-local a01b */
 	u32 seq;
 	struct sib_sa_logent log[SIB_SA_LOG];
 	struct workqueue_struct *wq;
@@ -280,6 +281,13 @@ static u16 sib_sa_join(struct sib_mcmr *r, ib_sa_comp_mask mask)
 			return SIB_SA_ERR_REQ_INVALID;
 		if ((mask & SIB_CREATE_COMPS) != SIB_CREATE_COMPS)
 			return SIB_SA_ERR_INSUFFICIENT_COMPS;
+		/*
+		 * opensm's validate_requested_mgid(): an SA-assigned (a01b)
+		 * MGID of link-local scope is not made on request
+		 */
+		if (named && sa.opensm_mgid && r->mgid.raw[2] == 0xa0 &&
+		    r->mgid.raw[3] == 0x1b && (r->mgid.raw[1] & 0xf) == 2)
+			return SIB_SA_ERR_REQ_INVALID;
 		if (sa.no_resources && sib_sa_targeted(&r->mgid)) {
 			sa.no_resources--;
 			return SIB_SA_ERR_NO_RESOURCES;
@@ -601,7 +609,7 @@ void sib_sa_show_log(struct seq_file *m)
 }
 
 /* "busy N", "drop N", "no-resources N", "delay MS", "mlids N",
- * "sendonly-full 0|1", "clear-log", "target MGID|any"
+ * "sendonly-full 0|1", "opensm-mgid 0|1", "clear-log", "target MGID|any"
  */
 int sib_sa_control(const char *cmd, const char *arg)
 {
@@ -635,6 +643,8 @@ int sib_sa_control(const char *cmd, const char *arg)
 		sa.mlids = v;
 	else if (!strcmp(cmd, "sendonly-full") && v <= 1)
 		sa.sendonly_full = v;
+	else if (!strcmp(cmd, "opensm-mgid") && v <= 1)
+		sa.opensm_mgid = v;
 	else if (!strcmp(cmd, "clear-log"))
 		sa.seq = 0;
 	else

@@ -116,7 +116,7 @@ cleanup() {
 at_exit stop_jobs
 at_exit cleanup
 
-plan 100
+plan 103
 
 # --- the fabric ---------------------------------------------------------
 check "modprobe ib_ipoib" modprobe ib_ipoib
@@ -423,6 +423,25 @@ for fault in no-resources busy; do
 	kill $fpid; wait $fpid 2>/dev/null
 	sib sa $fault 0
 done
+
+# --- an SM that will not make an SA-assigned group again, as opensm ------
+# opensm refuses to create a link-local a01b MGID that a join names: after
+# its restart the rejoin by the assigned MGID is a refusal, for good
+sib sa opensm-mgid 1
+ip -6 addr show dev ib1 | grep -q "$IP6/" || ip -6 addr add $IP6/64 dev ib1 nodad
+session a2 $IP6 ::
+ok "with opensm's rule a :: join is still joined (the SA names the group)" \
+	wait_for 30 out_has $T/a2.out "^joined :: handle [0-9]* mgid ff12:a01b:"
+A3=$(mgid_joined $T/a2.out 1)
+MC=$(expand6 "$A3")
+sib sa clear-log
+sib sm-restart reregister
+ok "after an SM restart its rejoin by $A3 is refused: ECONNREFUSED" \
+	wait_for 60 out_has $T/a2.out "^error :: handle [0-9]* status -111 ECONNREFUSED"
+refused_by_mgid() { no_record "$MC" && [ "$(sa_asked "$MC")" -ge 1 ] && [ "$(sa_asked $Z)" -eq 0 ]; }
+ok "... asked by its MGID, never with zeros; the SA holds no such group" refused_by_mgid
+session_end a2
+sib sa opensm-mgid 0
 
 # --- the end --------------------------------------------------------------
 sib sa target any

@@ -18,6 +18,10 @@
  *	joinleave GROUP [SRC...]  join and leave at once (cancel of a join in
  *	                   flight)
  *	close              close the context, then free the QP
+ *	send COUNT         send COUNT datagrams (64 bytes) from the QP to the
+ *	                   last group a send-only join made joined, with the
+ *	                   address handle of its JOINED, one at a time, each
+ *	                   completion awaited (tx, tx_errors)
  *	join_many GROUP N  send-only joins of N groups from GROUP up, timed
  *	leave_many GROUP N leaves of those N groups, timed
  *   /sys/kernel/debug/rdma_mcm_test_ulp/status    (read)
@@ -46,7 +50,13 @@
 #include <rdma/rdma_cm_ib.h>
 #include <rdma/rdma_mcm.h>
 
+/* a second instance is this file built again as rdma_mcm_test_ulp2 */
+#ifndef TULP_NAME
+#define TULP_NAME	"rdma_mcm_test_ulp"
+#endif
+
 #define TULP_NR_RECV	64
+#define TULP_TX_SIZE	64
 #define TULP_MAX_SOURCES	4
 #define TULP_BUF_SIZE	(4096 + sizeof(struct ib_grh))
 
@@ -67,6 +77,14 @@ struct tulp {
 	struct ib_qp *qp;
 	struct tulp_buf bufs[TULP_NR_RECV];
 	bool verbs_up;
+	/* sending: the last send-only join's address handle, one buffer */
+	struct ib_ah *ah;
+	u32 ah_qkey;
+	struct tulp_buf txbuf;
+	struct completion tx_done;
+	int tx_status;
+	atomic_t tx;
+	atomic_t tx_errors;
 
 	atomic_t rx;
 	atomic_t rx_errors;
@@ -120,6 +138,64 @@ static void tulp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		atomic_inc(&tulp.rx_errors);
 }
 
+static void tulp_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (wc->status == IB_WC_SUCCESS)
+		atomic_inc(&tulp.tx);
+	else
+		atomic_inc(&tulp.tx_errors);
+	tulp.tx_status = wc->status;
+	complete(&tulp.tx_done);
+}
+
+/* Send @n datagrams to the last send-only join's group, one at a time */
+static int tulp_send(const char *arg)
+{
+	struct ib_sge sge = {
+		.length = TULP_TX_SIZE,
+	};
+	struct ib_ud_wr wr = {
+		.wr = {
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IB_WR_SEND,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.remote_qpn = 0xffffff,		/* multicast */
+	};
+	unsigned int n, i;
+	int ret = 0;
+
+	if (kstrtouint(arg, 0, &n) || !n)
+		return -EINVAL;
+	mutex_lock(&tulp.verbs_lock);
+	if (!tulp.verbs_up || !tulp.ah) {
+		ret = -ENOTCONN;
+		goto out;
+	}
+	sge.addr = tulp.txbuf.dma;
+	sge.lkey = tulp.pd->local_dma_lkey;
+	wr.wr.wr_cqe = &tulp.txbuf.cqe;
+	wr.ah = tulp.ah;
+	wr.remote_qkey = tulp.ah_qkey;
+	for (i = 0; i < n && !ret; i++) {
+		*(__be32 *)tulp.txbuf.data = cpu_to_be32(i);
+		ib_dma_sync_single_for_device(tulp.dev, tulp.txbuf.dma,
+					      TULP_TX_SIZE, DMA_TO_DEVICE);
+		reinit_completion(&tulp.tx_done);
+		ret = ib_post_send(tulp.qp, &wr.wr, NULL);
+		if (ret)
+			break;
+		if (!wait_for_completion_timeout(&tulp.tx_done, 10 * HZ))
+			ret = -ETIMEDOUT;
+		else if (tulp.tx_status != IB_WC_SUCCESS)
+			ret = -EIO;
+	}
+out:
+	mutex_unlock(&tulp.verbs_lock);
+	return ret;
+}
+
 static void tulp_verbs_down(void)
 {
 	int i;
@@ -127,9 +203,14 @@ static void tulp_verbs_down(void)
 	mutex_lock(&tulp.verbs_lock);
 	if (!tulp.verbs_up)
 		goto out;
-	ib_drain_rq(tulp.qp);
+	ib_drain_rq(tulp.qp);	/* no send is in flight: tulp_send() waits */
 	ib_destroy_qp(tulp.qp);
 	ib_free_cq(tulp.cq);
+	if (tulp.ah)
+		rdma_destroy_ah(tulp.ah, RDMA_DESTROY_AH_SLEEPABLE);
+	tulp.ah = NULL;
+	ib_dma_unmap_single(tulp.dev, tulp.txbuf.dma, TULP_TX_SIZE, DMA_TO_DEVICE);
+	kfree(tulp.txbuf.data);
 	for (i = 0; i < TULP_NR_RECV; i++) {
 		ib_dma_unmap_single(tulp.dev, tulp.bufs[i].dma, TULP_BUF_SIZE,
 				    DMA_FROM_DEVICE);
@@ -202,6 +283,19 @@ static int __tulp_verbs_up(void)
 	ret = tulp_qp_ready();
 	if (ret)
 		goto err_qp;
+	tulp.txbuf.data = kzalloc(TULP_TX_SIZE, GFP_KERNEL);
+	if (!tulp.txbuf.data) {
+		ret = -ENOMEM;
+		goto err_qp;
+	}
+	tulp.txbuf.dma = ib_dma_map_single(tulp.dev, tulp.txbuf.data, TULP_TX_SIZE,
+					DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(tulp.dev, tulp.txbuf.dma)) {
+		kfree(tulp.txbuf.data);
+		ret = -ENOMEM;
+		goto err_qp;
+	}
+	tulp.txbuf.cqe.done = tulp_send_done;
 	for (nbufs = 0; nbufs < TULP_NR_RECV; nbufs++) {
 		struct tulp_buf *buf = &tulp.bufs[nbufs];
 
@@ -237,6 +331,8 @@ err_bufs:
 				    TULP_BUF_SIZE, DMA_FROM_DEVICE);
 		kfree(tulp.bufs[nbufs].data);
 	}
+	ib_dma_unmap_single(tulp.dev, tulp.txbuf.dma, TULP_TX_SIZE, DMA_TO_DEVICE);
+	kfree(tulp.txbuf.data);
 err_qp:
 	ib_destroy_qp(tulp.qp);
 err_cq:
@@ -265,10 +361,30 @@ static void tulp_count_late(u32 handle)
 
 static void tulp_joined(void *priv, const struct rdma_mcm_join_info *info)
 {
+	struct ib_ah *ah;
+
 	tulp_count_late(info->handle);
 	atomic_inc(&tulp.joined_cbs);
 	pr_info("joined handle %u mgid %pI6 qkey 0x%x\n", info->handle,
 		info->mgid.raw, info->qkey);
+	if (info->join_type != RDMA_MCM_SENDONLY_FULLMEMBER)
+		return;
+	/* the address handle to send to it with, as a sender makes it */
+	mutex_lock(&tulp.verbs_lock);
+	if (tulp.verbs_up) {
+		ah = rdma_create_ah(tulp.pd, (struct rdma_ah_attr *)&info->ah_attr,
+				    RDMA_CREATE_AH_SLEEPABLE);
+		if (IS_ERR(ah)) {
+			pr_info("no address handle: %ld\n", PTR_ERR(ah));
+		} else {
+			if (tulp.ah)
+				rdma_destroy_ah(tulp.ah,
+						RDMA_DESTROY_AH_SLEEPABLE);
+			tulp.ah = ah;
+			tulp.ah_qkey = info->qkey;
+		}
+	}
+	mutex_unlock(&tulp.verbs_lock);
 }
 
 static void tulp_error(void *priv, u32 handle, void *context, int status)
@@ -466,6 +582,8 @@ static int tulp_command(char *cmd)
 		return arg ? tulp_open(arg, 0) : -EINVAL;
 	if (!strcmp(cmd, "openheal"))
 		return arg ? tulp_open(arg, RDMA_MCM_OPEN_HEAL) : -EINVAL;
+	if (!strcmp(cmd, "send"))
+		return arg ? tulp_send(arg) : -EINVAL;
 	if (!strcmp(cmd, "close")) {
 		tulp_close();
 		return 0;
@@ -544,6 +662,8 @@ static void tulp_show_counters(struct seq_file *m)
 	seq_printf(m, "open %d\nverbs %d\nrx %d\nrx_errors %d\n",
 		   !!tulp.ctx, tulp.verbs_up, atomic_read(&tulp.rx),
 		   atomic_read(&tulp.rx_errors));
+	seq_printf(m, "tx %d\ntx_errors %d\n", atomic_read(&tulp.tx),
+		   atomic_read(&tulp.tx_errors));
 	seq_printf(m, "joined_callbacks %d\nerror_callbacks %d\nlast_status %d\n",
 		   atomic_read(&tulp.joined_cbs), atomic_read(&tulp.error_cbs),
 		   atomic_read(&tulp.last_status));
@@ -600,7 +720,8 @@ static int __init tulp_init(void)
 {
 	mutex_init(&tulp.lock);
 	mutex_init(&tulp.verbs_lock);
-	tulp_dir = debugfs_create_dir("rdma_mcm_test_ulp", NULL);
+	init_completion(&tulp.tx_done);
+	tulp_dir = debugfs_create_dir(TULP_NAME, NULL);
 	debugfs_create_file("control", 0200, tulp_dir, NULL,
 			    &tulp_control_fops);
 	debugfs_create_file("status", 0444, tulp_dir, NULL, &tulp_status_fops);

@@ -116,7 +116,7 @@ cleanup() {
 at_exit stop_jobs
 at_exit cleanup
 
-plan 103
+plan 123
 
 # --- the fabric ---------------------------------------------------------
 check "modprobe ib_ipoib" modprobe ib_ipoib
@@ -423,6 +423,50 @@ for fault in no-resources busy; do
 	kill $fpid; wait $fpid 2>/dev/null
 	sib sa $fault 0
 done
+
+# --- two receivers and a sender, all through rdma_mcm ---------------------
+# the test ULP on sib1 and a second instance of it on sib0 receive the
+# generator's datagrams, each exactly N; then the second sends through a
+# send-only join with its JOINED's address handle, and the first receives
+# exactly what it sent
+ULP2=/sys/kernel/debug/rdma_mcm_test_ulp2
+ulp2() { echo "$*" > $ULP2/control; }
+ulp2_stat() { awk -v k="$1" '$1 == k { print $2 }' $ULP2/status; }
+ulp2_stat_is() { [ "$(ulp2_stat "$1")" = "$2" ]; }
+ulp2_member_is() {
+	[ "$(awk -v g="$1" '$1 == "member" && $3 == g { print $4, $6 }' $ULP2/status)" = "$2" ]
+}
+G=239.6.6.10
+M=$(mgid_of $G)
+check "modprobe rdma_mcm_test_ulp2 (a second instance of the ULP)" modprobe rdma_mcm_test_ulp2
+check "the second ULP opens a context on $IP0 (sib0) with a UD QP" ulp2 open $IP0
+check "the first ULP joins $G" ulp join $G
+check "the second ULP joins $G" ulp2 join $G
+both_attached() {
+	ulp_member_is "$1" "joined attached=1" && ulp2_member_is "$1" "joined attached=1"
+}
+ok "both joined, both QPs attached" wait_for 30 both_attached $G
+ok "the SA's record lists both ports as full members" both "$M"
+rx1=$(ulp_stat rx)
+ok "the generator's $N datagrams: two QPs received $N each" injected_is "$M" $QKEY $N $((2 * N))
+two_rx() { ulp_stat_is rx $((rx1 + N)) && ulp2_stat_is rx $N; }
+ok "each ULP counted exactly $N" wait_for 10 two_rx
+check "the second ULP leaves $G" ulp2 leave $G
+check "... and joins it send-only" ulp2 sendonly $G
+ok "... joined, no QP attached" wait_for 30 ulp2_member_is $G "joined attached=0"
+sender_recorded() { member "$M" $GID0 8 && member "$M" $GID1 1; }
+ok "the SA lists sib0 a send-only full member (8), sib1 a full member" wait_for 10 sender_recorded
+rx1=$(ulp_stat rx)
+rx2=$(ulp2_stat rx)
+check "the second ULP sends $N datagrams with its JOINED's address handle" ulp2 send $N
+sent_all() { ulp2_stat_is tx $N && ulp2_stat_is tx_errors 0; }
+ok "... $N sends completed, none failed" sent_all
+ok "the first ULP received exactly those $N" wait_for 10 ulp_stat_is rx $((rx1 + N))
+ok "the sender's own QP received none" ulp2_stat_is rx "$rx2"
+check "the first ULP leaves $G" ulp leave $G
+check "the second ULP closes its context" ulp2 close
+ok "the SA deletes $G's group" wait_for 10 no_record "$M"
+check "the second ULP unloads" modprobe -r rdma_mcm_test_ulp2
 
 # --- an SM that will not make an SA-assigned group again, as opensm ------
 # opensm refuses to create a link-local a01b MGID that a join names: after

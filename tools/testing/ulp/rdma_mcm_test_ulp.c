@@ -288,8 +288,8 @@ static int __tulp_verbs_up(void)
 		ret = -ENOMEM;
 		goto err_qp;
 	}
-	tulp.txbuf.dma = ib_dma_map_single(tulp.dev, tulp.txbuf.data, TULP_TX_SIZE,
-					DMA_TO_DEVICE);
+	tulp.txbuf.dma = ib_dma_map_single(tulp.dev, tulp.txbuf.data,
+					   TULP_TX_SIZE, DMA_TO_DEVICE);
 	if (ib_dma_mapping_error(tulp.dev, tulp.txbuf.dma)) {
 		kfree(tulp.txbuf.data);
 		ret = -ENOMEM;

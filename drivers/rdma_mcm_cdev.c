@@ -69,21 +69,40 @@ void rdma_mcm_umember_free(struct rdma_mcm_umember *um)
 	rdma_mcm_live_dec(RDMA_MCM_LIVE_UMEMBERS);
 }
 
+/* JOIN and LEAVE while timing is on: rdma_mcm_timing.c */
+static noinline long rdma_mcm_cdev_ioctl_timed(struct rdma_mcm_ufile *file,
+					       unsigned int cmd,
+					       void __user *uarg)
+{
+	long ret;
+	u64 t;
+
+	if (_IOC_TYPE(cmd) != RDMA_MCM_IOCTL_MAGIC)
+		return rdma_mcm_cdev_dispatch(file, cmd, uarg);
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(RDMA_MCM_IOC_JOIN):
+		t = rdma_mcm_time_start(RDMA_MCM_TIMED_JOIN_IOCTL);
+		ret = rdma_mcm_cdev_dispatch(file, cmd, uarg);
+		rdma_mcm_time_end(RDMA_MCM_TIMED_JOIN_IOCTL, t);
+		return ret;
+	case _IOC_NR(RDMA_MCM_IOC_LEAVE):
+		t = rdma_mcm_time_start(RDMA_MCM_TIMED_LEAVE_IOCTL);
+		ret = rdma_mcm_cdev_dispatch(file, cmd, uarg);
+		rdma_mcm_time_end(RDMA_MCM_TIMED_LEAVE_IOCTL, t);
+		return ret;
+	default:
+		return rdma_mcm_cdev_dispatch(file, cmd, uarg);
+	}
+}
+
 static long rdma_mcm_cdev_ioctl(struct file *filp, unsigned int cmd,
 				unsigned long uarg)
 {
-	u64 t = rdma_mcm_time_start();
-	long ret;
-
-	ret = rdma_mcm_cdev_dispatch(filp->private_data, cmd,
-				     (void __user *)uarg);
-	if (unlikely(t) && _IOC_TYPE(cmd) == RDMA_MCM_IOCTL_MAGIC) {
-		if (_IOC_NR(cmd) == _IOC_NR(RDMA_MCM_IOC_JOIN))
-			rdma_mcm_time_end(RDMA_MCM_TIMED_JOIN_IOCTL, t);
-		else if (_IOC_NR(cmd) == _IOC_NR(RDMA_MCM_IOC_LEAVE))
-			rdma_mcm_time_end(RDMA_MCM_TIMED_LEAVE_IOCTL, t);
-	}
-	return ret;
+	if (static_branch_unlikely(&rdma_mcm_timing_on))
+		return rdma_mcm_cdev_ioctl_timed(filp->private_data, cmd,
+						 (void __user *)uarg);
+	return rdma_mcm_cdev_dispatch(filp->private_data, cmd,
+				      (void __user *)uarg);
 }
 
 static int rdma_mcm_cdev_open(struct inode *inode, struct file *filp)

@@ -846,7 +846,15 @@ void rdma_mcm_device_unregister(void);
 void rdma_mcm_debugfs_init(void);
 void rdma_mcm_debugfs_exit(void);
 
-/* rdma_mcm_timing.c: a join's and a leave's kernel time (make bench) */
+/*
+ * rdma_mcm_timing.c: a join's and a leave's kernel time and instructions
+ * (make bench). While timing is on, each measured call is also framed by
+ * two marker instructions, multi-byte NOPs that the bench's instruction
+ * counter (tools/testing/bench/mcm_insn_plugin.c, a QEMU plugin) sees:
+ * "nopl disp32(%rax)" with disp32 = 'M' 'C' <kind> <what>, kind 'K' at
+ * the call's start and 'k' at its end (tools/testing/bench/mcm_mark.h has
+ * the layout; the kinds and values here must match the plugin's).
+ */
 enum rdma_mcm_timed {
 	RDMA_MCM_TIMED_JOIN_IOCTL,
 	RDMA_MCM_TIMED_LEAVE_IOCTL,
@@ -855,23 +863,42 @@ enum rdma_mcm_timed {
 	RDMA_MCM_TIMED_NR,
 };
 
+/* @kind and @what are constants: they are the instruction's immediates */
+static __always_inline void rdma_mcm_mark(const u8 kind, const u8 what)
+{
+#ifdef CONFIG_X86_64
+	asm volatile(".byte 0x0f, 0x1f, 0x80, %c0, %c1, 0x43, 0x4d"
+		     : : "i" (what), "i" (kind) : "memory");
+#endif
+}
+
 DECLARE_STATIC_KEY_FALSE(rdma_mcm_timing_on);
 void __rdma_mcm_time_end(enum rdma_mcm_timed what, u64 start);
 void rdma_mcm_timing_init(struct dentry *dir);
 void rdma_mcm_timing_exit(void);
 
-/* 0 when timing is off: rdma_mcm_time_end() then does nothing */
-static inline u64 rdma_mcm_time_start(void)
+/*
+ * 0 when timing is off: rdma_mcm_time_end() then does nothing. @what is
+ * a constant (the marker's immediate).
+ */
+static __always_inline u64 rdma_mcm_time_start(const enum rdma_mcm_timed what)
 {
-	if (static_branch_unlikely(&rdma_mcm_timing_on))
-		return ktime_get_ns() ?: 1;
-	return 0;
+	u64 t;
+
+	if (!static_branch_unlikely(&rdma_mcm_timing_on))
+		return 0;
+	t = ktime_get_ns() ?: 1;
+	rdma_mcm_mark('K', what);
+	return t;
 }
 
-static inline void rdma_mcm_time_end(enum rdma_mcm_timed what, u64 start)
+static __always_inline void rdma_mcm_time_end(const enum rdma_mcm_timed what,
+					      u64 start)
 {
-	if (unlikely(start))
+	if (unlikely(start)) {
+		rdma_mcm_mark('k', what);
 		__rdma_mcm_time_end(what, start);
+	}
 }
 
 /*

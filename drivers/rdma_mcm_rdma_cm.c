@@ -37,7 +37,7 @@ static int mcm_cm_join(const struct rdma_mcm_backend *be,
 		       struct rdma_cm_id *id, struct sockaddr *addr,
 		       u8 join_state, void *context)
 {
-	u64 t = rdma_mcm_time_start();
+	u64 t = rdma_mcm_time_start(RDMA_MCM_TIMED_CM_JOIN);
 	int ret;
 
 	ret = rdma_join_multicast(id, addr, join_state, context);
@@ -48,7 +48,7 @@ static int mcm_cm_join(const struct rdma_mcm_backend *be,
 static void mcm_cm_leave(const struct rdma_mcm_backend *be,
 			 struct rdma_cm_id *id, struct sockaddr *addr)
 {
-	u64 t = rdma_mcm_time_start();
+	u64 t = rdma_mcm_time_start(RDMA_MCM_TIMED_CM_LEAVE);
 
 	rdma_leave_multicast(id, addr);
 	rdma_mcm_time_end(RDMA_MCM_TIMED_CM_LEAVE, t);

@@ -50,12 +50,15 @@
 #include <librdmamcm.h>
 #include <rdma/rdma_cma.h>
 
+#include "mcm_mark.h"
+
 #define SRC_ADDR	"192.0.2.2"
 #define FIRST_GROUP	0xef100000u	/* 239.16.0.0 */
 #define BATCH		65536u
 
 static const char *g_contender, *g_workload, *g_type;
 static unsigned int g_n;
+static uint32_t g_tag;
 
 static double now_us(void)
 {
@@ -65,10 +68,32 @@ static double now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+/*
+ * The time at phase boundary @b (0: the first phase starts, 1: it ends and
+ * the second starts, 2: the second ends), marked for the instruction
+ * counter (mcm_mark.h): under make bench's QEMU plugin, the instructions
+ * between two boundaries are the phase's.
+ */
+static double stamp(int b)
+{
+	switch (b) {
+	case 0:
+		MCM_MARK(MCM_MARK_BOUNDARY, 0);
+		break;
+	case 1:
+		MCM_MARK(MCM_MARK_BOUNDARY, 1);
+		break;
+	default:
+		MCM_MARK(MCM_MARK_BOUNDARY, 2);
+		break;
+	}
+	return now_us();
+}
+
 static void result(const char *what)
 {
-	printf("RESULT %s %s %s %u %s\n", g_contender, g_workload, g_type, g_n,
-	       what);
+	printf("RESULT %s %s %s %u %s tag=%u\n", g_contender, g_workload,
+	       g_type, g_n, what, g_tag);
 	fflush(stdout);
 }
 
@@ -229,7 +254,7 @@ static void shim_run(int flags, int batch)
 		je[i].cookie = i;
 	}
 	ch = shim_open(&ctx);
-	t0 = now_us();
+	t0 = stamp(0);
 	for (i = 0; i < g_n; i += k) {
 		k = batch ? (g_n - i < BATCH ? g_n - i : BATCH) : 1;
 		if (batch) {
@@ -244,14 +269,15 @@ static void shim_run(int flags, int batch)
 			fail("leave");
 	}
 	if (!strcmp(g_workload, "cancel") && !batch) {
-		report(now_us() - t0, 0);
+		report(stamp(1) - t0, 0);
 		return;
 	}
 	if (strcmp(g_workload, "cancel"))
 		shim_wait_joined(ch, g_n);
 	hold();
 	dump_rounds();
-	t1 = now_us();
+	/* batch cancel: one phase, the joins and the leaves */
+	t1 = strcmp(g_workload, "cancel") ? stamp(1) : now_us();
 	for (i = 0; i < g_n; i++)
 		le[i].handle = je[i].handle;
 	for (i = 0; i < g_n; i += k) {
@@ -263,11 +289,13 @@ static void shim_run(int flags, int batch)
 			fail("leave");
 		}
 	}
-	t2 = now_us();
-	if (!strcmp(g_workload, "cancel"))
+	if (!strcmp(g_workload, "cancel")) {
+		t2 = stamp(1);
 		report(t2 - t0, 0);
-	else
+	} else {
+		t2 = stamp(2);
 		report(t1 - t0, t2 - t1);
+	}
 	rdma_mcm_close_channel(ch);
 }
 
@@ -312,11 +340,11 @@ static void noop_run(void)
 
 	if (fd < 0)
 		fail("open");
-	t0 = now_us();
+	t0 = stamp(0);
 	for (i = 0; i < g_n; i++)
 		if (ioctl(fd, RDMA_MCM_IOC_VERSION, &v))
 			fail("ioctl");
-	report(now_us() - t0, 0);
+	report(stamp(1) - t0, 0);
 	close(fd);
 }
 
@@ -370,7 +398,7 @@ static void ucma_run(int flags)
 	unsigned int i;
 
 	id = ucma_open(&ec);
-	t0 = now_us();
+	t0 = stamp(0);
 	for (i = 0; i < g_n; i++) {
 		ucma_join(id, i, flags);
 		/*
@@ -382,7 +410,7 @@ static void ucma_run(int flags)
 			ucma_leave(id, i);
 	}
 	if (!strcmp(g_workload, "cancel")) {
-		report(now_us() - t0, 0);
+		report(stamp(1) - t0, 0);
 		return;
 	}
 	for (i = 0; i < g_n; i++) {
@@ -393,10 +421,10 @@ static void ucma_run(int flags)
 		rdma_ack_cm_event(ev);
 	}
 	hold();
-	t1 = now_us();
+	t1 = stamp(1);
 	for (i = 0; i < g_n; i++)
 		ucma_leave(id, i);
-	t2 = now_us();
+	t2 = stamp(2);
 	report(t1 - t0, t2 - t1);
 	rdma_destroy_id(id);
 	rdma_destroy_event_channel(ec);
@@ -456,6 +484,11 @@ int main(int argc, char **argv)
 	g_workload = argv[2];
 	g_n = strtoul(argv[3], NULL, 0);
 	g_type = argv[4];
+	/* the instruction counter's name for this run (mcm_mark.h) */
+	g_tag = getenv("MCM_BENCH_TAG") ?
+		(uint32_t)strtoul(getenv("MCM_BENCH_TAG"), NULL, 0) :
+		(uint32_t)getpid();
+	mcm_mark_tag(g_tag);
 	sendonly = !strcmp(g_type, "sendonly");
 	if (!strcmp(g_contender, "preload"))
 		check_preloaded();

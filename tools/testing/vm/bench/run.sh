@@ -9,8 +9,12 @@
 # the join-to-JOINED latency of single joins (LATENCY lines); rdma_mcm's
 # kernel time against rdma_cm's inside it (TIMING lines); then kernel
 # memory per membership at N = 10k. Prints RESULT, LATENCY, TIMING and MEM
-# lines. (The netlink dump has its own script, dump.sh.)
+# lines. (The netlink dump has its own script, dump.sh.) Every mcm_bench
+# run gets a tag of its own (MCM_BENCH_TAG), which its RESULT and TIMING
+# lines carry: under make bench's instruction counter, the tag names the
+# run's marks (scripts/insncount.py).
 
+NS=${NS:-1 10 100 1000 10000 100000}
 REPS=${REPS:-3}
 REPS_SMALL=${REPS_SMALL:-7}
 LAT_RUNS=${LAT_RUNS:-200}
@@ -18,7 +22,10 @@ BUDGET=${BUDGET:-45}
 CONTENDERS=(shim batch ucma preload)
 # the preload contender: the ucma one's code, through librdmamcm-preload.so
 PRELOAD=/usr/lib/x86_64-linux-gnu/rdma-mcm/librdmamcm-preload.so
+tag=0
 bench() { # contender args...
+	tag=$((tag + 1))
+	export MCM_BENCH_TAG=$tag
 	if [ "$1" = preload ]; then
 		LD_PRELOAD=$PRELOAD mcm_bench "$@"
 	else
@@ -36,14 +43,16 @@ run_one() { # contender workload n type
 		echo "RESULT $1 $2 $4 $3 skipped_after_timeout_at_${gave_up[$key]}"
 		return
 	fi
-	out=$(MCM_BENCH_BUDGET=$BUDGET bench "$1" "$2" "$3" "$4" 2>&1 | grep '^RESULT')
+	bench "$1" "$2" "$3" "$4" > /tmp/run.out 2>&1
+	out=$(grep '^RESULT' /tmp/run.out)
 	echo "$out"
 	case $out in *timeout*) gave_up[$key]=$3 ;; esac
 	# a timed-out run may leave its file open until the process is gone
 	sleep 0.2
 }
 
-for n in 1 10 100 1000 10000 100000; do
+export MCM_BENCH_BUDGET=$BUDGET
+for n in $NS; do
 	reps=$REPS
 	[ "$n" -le 100 ] && reps=$REPS_SMALL
 	[ "$n" -ge 100000 ] && reps=1
@@ -70,8 +79,8 @@ for rep in 1 2 3; do
 		order=(shim ucma preload)
 		[ $((rep % 2)) -eq 0 ] && order=(preload ucma shim)
 		for c in "${order[@]}"; do
-			MCM_BENCH_BUDGET=$BUDGET bench "$c" latency "$LAT_RUNS" \
-				"$type" 2>&1 | grep -E '^(LATENCY|RESULT)'
+			bench "$c" latency "$LAT_RUNS" "$type" > /tmp/run.out 2>&1
+			grep -E '^(LATENCY|RESULT)' /tmp/run.out
 			sleep 0.2
 		done
 	done
@@ -85,11 +94,10 @@ for rep in 1 2; do
 	for w in joinleave cancel; do
 		for type in sendonly full; do
 			echo 1 > $TIMING
-			MCM_BENCH_BUDGET=$BUDGET mcm_bench shim "$w" 1000 "$type" \
-				> /dev/null 2>&1
+			bench shim "$w" 1000 "$type" > /dev/null 2>&1
 			echo 0 > $TIMING
 			echo "TIMING $w $type 1000 $(awk '$1 != "enabled" {
-				printf "%s %s %s ", $1, $2, $3 }' $TIMING)"
+				printf "%s %s %s ", $1, $2, $3 }' $TIMING)tag=$tag"
 		done
 	done
 done

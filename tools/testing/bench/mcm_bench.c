@@ -59,6 +59,7 @@
 static const char *g_contender, *g_workload, *g_type;
 static unsigned int g_n;
 static uint32_t g_tag;
+static int g_profile = -1;	/* MCM_BENCH_PROFILE: the phase to profile */
 
 static double now_us(void)
 {
@@ -76,6 +77,9 @@ static double now_us(void)
  */
 static double stamp(int b)
 {
+	/* the instruction counter's profile of one phase (scripts/insn-profile) */
+	if (b == g_profile + 1)
+		MCM_MARK(MCM_MARK_PROFILE, 0);
 	switch (b) {
 	case 0:
 		MCM_MARK(MCM_MARK_BOUNDARY, 0);
@@ -87,6 +91,8 @@ static double stamp(int b)
 		MCM_MARK(MCM_MARK_BOUNDARY, 2);
 		break;
 	}
+	if (b == g_profile)
+		MCM_MARK(MCM_MARK_PROFILE, 1);
 	return now_us();
 }
 
@@ -489,6 +495,8 @@ int main(int argc, char **argv)
 		(uint32_t)strtoul(getenv("MCM_BENCH_TAG"), NULL, 0) :
 		(uint32_t)getpid();
 	mcm_mark_tag(g_tag);
+	if (getenv("MCM_BENCH_PROFILE"))
+		g_profile = atoi(getenv("MCM_BENCH_PROFILE"));
 	sendonly = !strcmp(g_type, "sendonly");
 	if (!strcmp(g_contender, "preload"))
 		check_preloaded();

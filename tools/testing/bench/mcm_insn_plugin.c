@@ -21,6 +21,11 @@
  *   END user kernel markers
  *	when QEMU exits
  *
+ * With profile=PATH, it also counts what each translation block executed
+ * while the guest's 'P' markers had profiling on (arg 1: on, 0: off), and
+ * writes "PROF address instructions" for every block start that ran then
+ * to PATH at exit (scripts/insn-profile maps them to the guest's symbols).
+ *
  * Counting: a callback at each translation block's start adds the block's
  * instruction count to its vCPU's user or kernel total (by the block's
  * address: the upper half is the kernel's). A marker's own callback takes
@@ -64,6 +69,19 @@ static uint32_t tag;			/* under lock */
 static uint64_t calls[KINDS], insns[KINDS], unmatched;	/* under lock */
 static uint64_t markers;		/* under lock */
 
+/* profiling: one record per translated block, kept to the end */
+struct tbprof {
+	uint64_t pc;
+	uint64_t execs;		/* while profiling was on */
+	uint32_t n;		/* instructions */
+	uint32_t kernel;
+};
+
+static FILE *prof_out;
+static int profiling;			/* 'P' markers; read racily */
+static struct tbprof **profs;		/* under lock */
+static size_t nr_profs, max_profs;
+
 /* a block's callback data: its instruction count, and 1 for the kernel */
 #define TB_KERNEL	1u
 
@@ -77,6 +95,20 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		vcpus[vcpu].kernel += d >> 1;
 	else
 		vcpus[vcpu].user += d >> 1;
+}
+
+static void tb_exec_prof(unsigned int vcpu, void *udata)
+{
+	struct tbprof *p = udata;
+
+	if (vcpu >= nr_vcpus)
+		return;
+	if (p->kernel)
+		vcpus[vcpu].kernel += p->n;
+	else
+		vcpus[vcpu].user += p->n;
+	if (__atomic_load_n(&profiling, __ATOMIC_RELAXED))
+		__atomic_fetch_add(&p->execs, 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -100,6 +132,9 @@ static void mark_exec(unsigned int vcpu, void *udata)
 	switch (kind) {
 	case 'R':
 		tag = 0;
+		break;
+	case 'P':
+		__atomic_store_n(&profiling, arg & 1, __ATOMIC_RELAXED);
 		break;
 	case 'T':
 		tag = tag << 1 | (arg & 1);
@@ -151,15 +186,52 @@ static bool is_marker(const uint8_t *b, size_t len)
 	       b[5] == 0x43 && b[6] == 0x4d;
 }
 
+/* A profiling record for a new block, or NULL (then it is not profiled) */
+static struct tbprof *prof_new(struct qemu_plugin_tb *tb, size_t n,
+			       unsigned int kernel)
+{
+	struct tbprof *p = calloc(1, sizeof(*p)), **q;
+
+	if (!p)
+		return NULL;
+	p->pc = qemu_plugin_tb_vaddr(tb);
+	p->n = n;
+	p->kernel = kernel;
+	pthread_mutex_lock(&lock);
+	if (nr_profs == max_profs) {
+		size_t m = max_profs ? 2 * max_profs : 65536;
+
+		q = realloc(profs, m * sizeof(*q));
+		if (q) {
+			profs = q;
+			max_profs = m;
+		}
+	}
+	if (nr_profs < max_profs) {
+		profs[nr_profs++] = p;
+	} else {
+		free(p);
+		p = NULL;
+	}
+	pthread_mutex_unlock(&lock);
+	return p;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 	uintptr_t mode = qemu_plugin_tb_vaddr(tb) >> 63;
+	struct tbprof *p;
 
 	(void)id;
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
-					     QEMU_PLUGIN_CB_NO_REGS,
-					     (void *)(n << 1 | mode));
+	p = prof_out ? prof_new(tb, n, mode) : NULL;
+	if (p)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_prof,
+						     QEMU_PLUGIN_CB_NO_REGS, p);
+	else
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
+						     QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)(n << 1 | mode));
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		const uint8_t *b = qemu_plugin_insn_data(insn);
@@ -190,6 +262,12 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	fprintf(out, "END %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", user,
 		kernel, markers);
 	fflush(out);
+	for (i = 0; prof_out && i < nr_profs; i++)
+		if (profs[i]->execs)
+			fprintf(prof_out, "PROF %" PRIx64 " %" PRIu64 "\n",
+				profs[i]->pc, profs[i]->execs * profs[i]->n);
+	if (prof_out)
+		fflush(prof_out);
 	pthread_mutex_unlock(&lock);
 }
 
@@ -199,7 +277,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   const struct qemu_info *info,
 					   int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *prof_path = NULL;
 	int i;
 
 	if (info->version.cur != 1) {
@@ -213,6 +291,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			path = argv[i] + 4;
+		} else if (!strncmp(argv[i], "profile=", 8)) {
+			prof_path = argv[i] + 8;
 		} else {
 			fprintf(stderr, "mcm_insn_plugin: unknown option %s\n",
 				argv[i]);
@@ -223,6 +303,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (!out) {
 		perror(path);
 		return -1;
+	}
+	if (prof_path) {
+		prof_out = fopen(prof_path, "w");
+		if (!prof_out) {
+			perror(prof_path);
+			return -1;
+		}
 	}
 	nr_vcpus = info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
 	vcpus = aligned_alloc(64, nr_vcpus * sizeof(*vcpus));

@@ -18,6 +18,8 @@
  *		with the current tag
  *	'K', 'k' (kernel only) enter and leave a measured call (arg: what),
  *		see rdma_mcm_mark() in drivers/rdma_mcm_internal.h
+ *	'P'	profiling on (arg 1) or off (0): with the plugin's profile=,
+ *		what each code address executed meanwhile
  *
  * A program names its run with a tag (mcm_mark_tag()) and prints the tag
  * beside its results; the host pairs the two.
@@ -44,6 +46,7 @@ static inline __attribute__((always_inline)) void mcm_mark(const uint8_t kind,
 #define MCM_MARK_BOUNDARY	'B'
 #define MCM_MARK_ENTER		'K'
 #define MCM_MARK_EXIT		'k'
+#define MCM_MARK_PROFILE	'P'
 
 /* Name what follows, until the next tag, by @tag (32 bits). */
 static inline void mcm_mark_tag(uint32_t tag)

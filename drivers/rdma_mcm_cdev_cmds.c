@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/build_bug.h>
+#include <linux/nospec.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 #include <net/net_namespace.h>
@@ -333,9 +334,12 @@ static int rdma_mcm_do_join(struct rdma_mcm_ufile *file,
 	ret = rdma_mcm_uaddr_parse(j->addr, j->addr_len, &group);
 	if (ret)
 		goto err_count;
-	ret = rdma_mcm_usources(j, &sources);
-	if (ret)
-		goto err_count;
+	sources = NULL;
+	if (j->nr_sources) {
+		ret = rdma_mcm_usources(j, &sources);
+		if (ret)
+			goto err_count;
+	}
 	/* before any charge: a limit's ENOSPC must not hide this */
 	if (j->nr_sources && req.join_type != RDMA_MCM_FULLMEMBER) {
 		ret = -EINVAL;
@@ -791,33 +795,45 @@ struct rdma_mcm_ioctl_desc {
 /* A command number without its size bits: old and new binaries match. */
 #define RDMA_MCM_IOC_NOSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
 
+/* Indexed by the command's number (_IOC_NR) */
 static const struct rdma_mcm_ioctl_desc rdma_mcm_ioctls[] = {
+	[_IOC_NR(RDMA_MCM_IOC_VERSION)] =
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_VERSION, struct rdma_mcm_version,
 		       RDMA_MCM_VERSION_SIZE_VER0, rdma_mcm_cmd_version, false),
+	[_IOC_NR(RDMA_MCM_IOC_CREATE_CTX)] =
 	RDMA_MCM_IOCTL_UNDO(RDMA_MCM_IOC_CREATE_CTX, struct rdma_mcm_create_ctx,
 			    RDMA_MCM_CREATE_CTX_SIZE_VER0,
 			    rdma_mcm_cmd_create_ctx, false,
 			    rdma_mcm_undo_create_ctx),
+	[_IOC_NR(RDMA_MCM_IOC_DESTROY_CTX)] =
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_DESTROY_CTX, struct rdma_mcm_destroy_ctx,
 		       RDMA_MCM_DESTROY_CTX_SIZE_VER0, rdma_mcm_cmd_destroy_ctx,
 		       false),
+	[_IOC_NR(RDMA_MCM_IOC_JOIN)] =
 	RDMA_MCM_IOCTL_U32(RDMA_MCM_IOC_JOIN, struct rdma_mcm_join,
 			   RDMA_MCM_JOIN_SIZE_VER0, rdma_mcm_cmd_join, handle,
 			   rdma_mcm_undo_cmd_join),
+	[_IOC_NR(RDMA_MCM_IOC_LEAVE)] =
 	RDMA_MCM_IOCTL_U32(RDMA_MCM_IOC_LEAVE, struct rdma_mcm_leave,
 			   RDMA_MCM_LEAVE_SIZE_VER0, rdma_mcm_cmd_leave,
 			   events_reported, NULL),
+	[_IOC_NR(RDMA_MCM_IOC_QUERY)] =
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_QUERY, struct rdma_mcm_query,
 		       RDMA_MCM_QUERY_SIZE_VER0, rdma_mcm_cmd_query, false),
+	[_IOC_NR(RDMA_MCM_IOC_LIST)] =
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_LIST, struct rdma_mcm_list,
 		       RDMA_MCM_LIST_SIZE_VER0, rdma_mcm_cmd_list, false),
+	[_IOC_NR(RDMA_MCM_IOC_BATCH_JOIN)] =
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_BATCH_JOIN, struct rdma_mcm_batch,
 		       RDMA_MCM_BATCH_SIZE_VER0, rdma_mcm_cmd_batch_join, true),
+	[_IOC_NR(RDMA_MCM_IOC_BATCH_LEAVE)] =
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_BATCH_LEAVE, struct rdma_mcm_batch,
 		       RDMA_MCM_BATCH_SIZE_VER0, rdma_mcm_cmd_batch_leave, true),
+	[_IOC_NR(RDMA_MCM_IOC_SET_EVENTS)] =
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_SET_EVENTS, struct rdma_mcm_set_events,
 		       RDMA_MCM_SET_EVENTS_SIZE_VER0, rdma_mcm_cmd_set_events,
 		       false),
+	[_IOC_NR(RDMA_MCM_IOC_QUERY_CTX)] =
 	RDMA_MCM_IOCTL(RDMA_MCM_IOC_QUERY_CTX, struct rdma_mcm_query_ctx,
 		       RDMA_MCM_QUERY_CTX_SIZE_VER0, rdma_mcm_cmd_query_ctx,
 		       false),
@@ -847,23 +863,34 @@ static int rdma_mcm_copy_out(const struct rdma_mcm_ioctl_desc *desc,
 long rdma_mcm_cdev_dispatch(struct rdma_mcm_ufile *file, unsigned int cmd,
 			    void __user *argp)
 {
-	const struct rdma_mcm_ioctl_desc *desc = NULL;
+	const struct rdma_mcm_ioctl_desc *desc;
 	union rdma_mcm_ioctl_arg arg;
 	size_t usize = _IOC_SIZE(cmd);
-	int i, ret;
+	unsigned int nr = _IOC_NR(cmd);
+	int ret;
 
 	/* Same type, number and direction; the size may differ. */
-	for (i = 0; i < ARRAY_SIZE(rdma_mcm_ioctls); i++)
-		if (RDMA_MCM_IOC_NOSIZE(cmd) ==
-		    RDMA_MCM_IOC_NOSIZE(rdma_mcm_ioctls[i].cmd))
-			desc = &rdma_mcm_ioctls[i];
-	if (!desc)
+	if (_IOC_TYPE(cmd) != RDMA_MCM_IOCTL_MAGIC ||
+	    nr >= ARRAY_SIZE(rdma_mcm_ioctls))
+		return -ENOTTY;
+	desc = &rdma_mcm_ioctls[array_index_nospec(nr,
+						   ARRAY_SIZE(rdma_mcm_ioctls))];
+	if (RDMA_MCM_IOC_NOSIZE(cmd) != RDMA_MCM_IOC_NOSIZE(desc->cmd))
 		return -ENOTTY;
 	if (usize < desc->ver0)
 		return -EINVAL;
 
-	memset(&arg, 0, sizeof(arg));
-	if (_IOC_DIR(cmd) & _IOC_WRITE) {
+	if (!(_IOC_DIR(cmd) & _IOC_WRITE)) {
+		memset(&arg, 0, desc->size);
+	} else if (usize == desc->size && nr == _IOC_NR(RDMA_MCM_IOC_JOIN)) {
+		/* the hot commands at their own size: a copy of known length */
+		if (copy_from_user(&arg.join, argp, sizeof(arg.join)))
+			return -EFAULT;
+	} else if (usize == desc->size && nr == _IOC_NR(RDMA_MCM_IOC_LEAVE)) {
+		if (copy_from_user(&arg.leave, argp, sizeof(arg.leave)))
+			return -EFAULT;
+	} else {
+		/* zero-extends a shorter argument; EFAULT, or E2BIG */
 		ret = copy_struct_from_user(&arg, desc->size, argp, usize);
 		if (ret)
 			return ret;

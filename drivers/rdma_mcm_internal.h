@@ -366,8 +366,8 @@ struct rdma_mcm_ipmc {
  *	under the context's mutex and lock)
  * @notice: its place in @ctx->pending while @pending is not zero
  * @wait_node: entry in @ctx->waiting while it waits for a rejoin
- * @state_time_ns: CLOCK_BOOTTIME of its last state change
- * @join_ns: CLOCK_BOOTTIME of the join that made it (its age)
+ * @state_time_ns: CLOCK_BOOTTIME of its last state change (coarse: a tick)
+ * @join_ns: CLOCK_BOOTTIME of the join that made it (its age; coarse)
  * @due_ms: when a waiting membership may be joined again (be->now_ms)
  * @mgid: multicast GID
  * @handle: its handle in @ctx->members

@@ -258,7 +258,8 @@ struct rdma_mcm_membership *rdma_mcm_member_alloc(struct rdma_mcm_ctx *ctx,
 	mb->ctx = ctx;
 	mb->join_type = join_type;
 	mb->state = RDMA_MCM_JOINING;
-	mb->state_time_ns = ktime_get_boottime_ns();
+	/* the tick's clock: a state's age needs no finer grain */
+	mb->state_time_ns = ktime_get_coarse_boottime_ns();
 	mb->join_ns = mb->state_time_ns;
 	INIT_LIST_HEAD(&mb->notice.node);
 	INIT_LIST_HEAD(&mb->wait_node);

@@ -121,7 +121,7 @@ static bool rdma_mcm_set_state(struct rdma_mcm_membership *mb,
 		mb->last_status = mb->status;
 	/* nobody sees a leaving or left membership, nor when it became so */
 	if (to != RDMA_MCM_LEAVING && to != RDMA_MCM_LEFT)
-		mb->state_time_ns = ktime_get_boottime_ns();
+		mb->state_time_ns = ktime_get_coarse_boottime_ns();
 	rdma_mcm_observe_state(mb, from, to, mb->status);
 	return true;
 }

@@ -184,7 +184,8 @@ struct rdma_mcm_ops {
  * @qkey: the Q_Key, once joined
  * @rejoins: times it was joined again
  * @last_status: the last error it had, kept after it recovered (0: none)
- * @state_time_ns: CLOCK_BOOTTIME of its last change of state
+ * @state_time_ns: CLOCK_BOOTTIME of its last change of state, at the
+ *	scheduler tick's resolution
  * @nr_sources: the sources of a source-specific join (0: any source)
  * @joined_by_mcm: rdma_mcm joined the group on the device itself (an IPv6
  *	group on RoCE v2, which rdma_cm refuses), not rdma_cm

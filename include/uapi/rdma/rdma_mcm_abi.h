@@ -297,7 +297,8 @@ struct rdma_mcm_leave {
  * @addr: the group address
  * @rejoins: times a healing context joined it again
  * @last_status: the last error it had, kept after it recovered (0: none)
- * @state_time_ns: CLOCK_BOOTTIME of its last change of state, in ns
+ * @state_time_ns: CLOCK_BOOTTIME of its last change of state, in ns, at
+ *	the scheduler tick's resolution (the coarse clock)
  * @nr_sources: the sources of a source-specific join (0: any source)
  * @flags: RDMA_MCM_MEMBER_*
  *

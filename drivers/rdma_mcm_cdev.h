@@ -140,7 +140,7 @@ struct rdma_mcm_uevent {
  * @ctx: the manager's context
  * @id: its id in the file
  * @members: its struct rdma_mcm_umember (by handle: the manager's
- *	rdma_mcm_find_context())
+ *	rdma_mcm_leave_context())
  * @removed: its DEVICE_REMOVED event
  * @added: its DEVICE_ADDED event
  * @added_port: the port DEVICE_ADDED reports (under the file's ev_lock)

@@ -409,13 +409,10 @@ static int rdma_mcm_do_leave(struct rdma_mcm_ufile *file,
 		if (ret)
 			return ret;
 	}
-	ret = rdma_mcm_find_context(uctx->ctx, handle, &context);
+	ret = rdma_mcm_leave_context(uctx->ctx, handle, &context); /* a barrier */
 	if (ret)
 		return ret;
 	um = context;
-	ret = rdma_mcm_leave(uctx->ctx, handle);	/* a barrier */
-	if (WARN_ON_ONCE(ret))
-		return ret;
 	*events_reported = rdma_mcm_purge_member(file, um, uctx->ctx);
 	rdma_mcm_umember_release(file, um);
 	return 0;
@@ -887,7 +884,15 @@ long rdma_mcm_cdev_dispatch(struct rdma_mcm_ufile *file, unsigned int cmd,
 		if (copy_from_user(&arg.join, argp, sizeof(arg.join)))
 			return -EFAULT;
 	} else if (usize == desc->size && nr == _IOC_NR(RDMA_MCM_IOC_LEAVE)) {
-		if (copy_from_user(&arg.leave, argp, sizeof(arg.leave)))
+		/* the address only for a leave by address */
+		if (copy_from_user(&arg.leave, argp,
+				   offsetof(struct rdma_mcm_leave, addr)))
+			return -EFAULT;
+		if ((arg.leave.flags & RDMA_MCM_LEAVE_BY_ADDR) &&
+		    copy_from_user(arg.leave.addr,
+				   (u8 __user *)argp +
+				   offsetof(struct rdma_mcm_leave, addr),
+				   sizeof(arg.leave.addr)))
 			return -EFAULT;
 	} else {
 		/* zero-extends a shorter argument; EFAULT, or E2BIG */

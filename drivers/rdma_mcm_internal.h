@@ -678,8 +678,8 @@ void rdma_mcm_member_exit(void);
 void rdma_mcm_member_put(struct rdma_mcm_membership *mb);
 struct rdma_mcm_membership *rdma_mcm_member_find(struct rdma_mcm_ctx *ctx,
 						 u32 handle);
-int rdma_mcm_find_context(struct rdma_mcm_ctx *ctx, u32 handle,
-			  void **context);
+int rdma_mcm_leave_context(struct rdma_mcm_ctx *ctx, u32 handle,
+			   void **context);
 void rdma_mcm_groups_rekey(struct rdma_mcm_ctx *ctx);
 bool rdma_mcm_member_visible(const struct rdma_mcm_membership *mb);
 struct rdma_mcm_membership *rdma_mcm_member_from(struct rdma_mcm_ctx *ctx,

@@ -454,22 +454,43 @@ void rdma_mcm_member_lose_device(struct rdma_mcm_ctx *ctx,
  */
 int rdma_mcm_leave(struct rdma_mcm_ctx *ctx, u32 handle)
 {
+	return rdma_mcm_leave_context(ctx, handle, NULL);
+}
+EXPORT_SYMBOL_GPL(rdma_mcm_leave);
+
+/**
+ * rdma_mcm_leave_context() - rdma_mcm_leave(), and the membership's context
+ * @ctx: the context
+ * @handle: the membership
+ * @context: set to the ULP context the membership was joined with, or NULL
+ *
+ * For a face (the char device), whose per-membership state is the
+ * context: one lookup finds, leaves and returns it.
+ *
+ * Context: process context; may sleep.
+ * Return: as rdma_mcm_leave().
+ */
+int rdma_mcm_leave_context(struct rdma_mcm_ctx *ctx, u32 handle,
+			   void **context)
+{
 	struct rdma_mcm_membership *mb;
 
 	might_sleep();
 	mutex_lock(&ctx->mutex);
+	/* under the mutex no member is half left: every one found is seen */
 	mb = rdma_mcm_member_find(ctx, handle);
 	if (!mb) {
 		mutex_unlock(&ctx->mutex);
 		return -EADDRNOTAVAIL;
 	}
+	if (context)
+		*context = mb->context;
 	rdma_mcm_member_drop(ctx, mb, true);
 	mutex_unlock(&ctx->mutex);
 	rdma_mcm_cb_barrier(ctx, mb);
 	rdma_mcm_member_put(mb);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(rdma_mcm_leave);
 
 /**
  * rdma_mcm_leave_addr() - leave a group by its address
@@ -574,33 +595,6 @@ int rdma_mcm_query(struct rdma_mcm_ctx *ctx, u32 handle,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rdma_mcm_query);
-
-/**
- * rdma_mcm_find_context() - a visible membership's ULP context
- * @ctx: the context
- * @handle: the membership
- * @context: set to what rdma_mcm_join() was given
- *
- * For the char device, which finds its own per-membership data this way.
- *
- * Context: process or softirq context; does not sleep.
- * Return: 0, or -EADDRNOTAVAIL when @ctx has no membership @handle.
- */
-int rdma_mcm_find_context(struct rdma_mcm_ctx *ctx, u32 handle,
-			  void **context)
-{
-	struct rdma_mcm_membership *mb;
-	int ret = -EADDRNOTAVAIL;
-
-	spin_lock_bh(&ctx->lock);
-	mb = rdma_mcm_find_visible(ctx, handle);
-	if (mb) {
-		*context = mb->context;
-		ret = 0;
-	}
-	spin_unlock_bh(&ctx->lock);
-	return ret;
-}
 
 /**
  * rdma_mcm_list() - walk a context's memberships, a page at a time

@@ -57,7 +57,7 @@ static void rdma_mcm_ctx_free(struct rdma_mcm_ctx *ctx)
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->members));
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&ctx->groups));
 	/* its sockets must be gone before the namespace may be */
-	WARN_ON_ONCE(!list_empty(&ctx->ipsocks_free));
+	WARN_ON_ONCE(!list_empty(&ctx->ipsocks_free) || ctx->ipsock_spare);
 	mutex_destroy(&ctx->mutex);
 	put_pid(ctx->owner.pid);
 	put_net(ctx->net);
@@ -124,8 +124,10 @@ void rdma_mcm_ctx_wait_device_lost(struct rdma_mcm_ctx *ctx)
  *
  * Fails every JOINING and JOINED membership with -ENODEV (or makes it
  * wait), detaches every QP, drops every address handle's GID reference
- * (rdma_mcm_member_lose_device()) and queues ->device_removed(). Does
- * nothing on a closing context or one that lost its device already.
+ * and IGMP/MLD membership (rdma_mcm_member_lose_device()), closes the
+ * socket kept for the next IGMP/MLD membership, and queues
+ * ->device_removed(). Does nothing on a closing context or one that lost
+ * its device already.
  *
  * Context: the context's work.
  */
@@ -144,6 +146,8 @@ void rdma_mcm_ctx_take_device(struct rdma_mcm_ctx *ctx)
 	for (mb = rdma_mcm_member_first(ctx); mb;
 	     mb = rdma_mcm_member_next(mb))
 		rdma_mcm_member_lose_device(ctx, mb);
+	/* with the device's netdev memberships, the socket kept for them */
+	rdma_mcm_ipmc_drop_spare(ctx);
 	WRITE_ONCE(ctx->device_lost, true);
 	rdma_mcm_ctx_clear_device(ctx);
 	spin_lock_bh(&ctx->lock);
@@ -502,6 +506,7 @@ void rdma_mcm_close(struct rdma_mcm_ctx *ctx)
 		rdma_mcm_member_drop(ctx, mb, false);
 		rdma_mcm_member_put(mb);
 	}
+	rdma_mcm_ipmc_drop_spare(ctx);
 	list_for_each_entry_safe(slot, tmp, &ctx->slots, node)
 		rdma_mcm_slot_destroy(ctx, slot);
 	rdma_mcm_ctx_clear_device(ctx);

@@ -314,7 +314,10 @@ union rdma_mcm_ipaddr {
  * Any-source memberships share sockets (up to RDMA_MCM_IPSOCK_GROUPS, or
  * fewer where the namespace's igmp_max_memberships says so); a source
  * filter has a socket of its own, so that its source list is bounded by
- * the socket's option memory alone. Protected by the context's mutex.
+ * the socket's option memory alone. A socket left empty holds nothing of
+ * any netdev (a leave drops the group with its filter): it is kept as
+ * &rdma_mcm_ctx.ipsock_spare, for the next membership of either kind on
+ * any netdev. Protected by the context's mutex.
  */
 struct rdma_mcm_ipsock {
 	struct list_head node;
@@ -465,6 +468,9 @@ struct rdma_mcm_membership {
  * @free_slots: slots with room for another membership
  * @nr_slots: length of @slots
  * @ipsocks_free: the IGMP/MLD sockets (struct rdma_mcm_ipsock) with room
+ * @ipsock_spare: an IGMP/MLD socket left empty, kept for the next one
+ *	needed (so that a join after a leave creates none), or NULL; closed
+ *	when the context loses its device or is closed
  * @device: the RDMA device every id is bound to; NULL before the first
  *	bind and once the device is lost. Written under @mutex and
  *	rdma_mcm_dev_lock, read under either.
@@ -541,6 +547,7 @@ struct rdma_mcm_ctx {
 	struct list_head free_slots;
 	unsigned int nr_slots;
 	struct list_head ipsocks_free;
+	struct rdma_mcm_ipsock *ipsock_spare;
 
 	struct ib_device *device;
 	u32 port_num;
@@ -742,6 +749,7 @@ int rdma_mcm_own_join(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
 		      struct rdma_mcm_slot *slot);
 void rdma_mcm_ipmc_release(struct rdma_mcm_ctx *ctx,
 			   struct rdma_mcm_membership *mb);
+void rdma_mcm_ipmc_drop_spare(struct rdma_mcm_ctx *ctx);
 bool rdma_mcm_joined_by_mcm(const struct rdma_mcm_membership *mb);
 
 /* rdma_mcm_slot.c: the context's rdma_cm_ids */

@@ -15,7 +15,10 @@
  * RDMA side only (a send-only join: MGID, address handle, no IGMP) and
  * holds the IP side of every full member itself, in kernel UDP sockets of
  * the context's namespace: any-source memberships share sockets (many
- * groups each), a source-specific one has a socket of its own. Joins of
+ * groups each), a source-specific one has a socket of its own, and the
+ * context keeps one socket left empty for the next (creating and
+ * releasing a socket cost about as much as the join and the leave
+ * themselves). Joins of
  * one group by several owners, rdma_mcm's or anyone's sockets, then
  * compose as the kernel composes sockets' filters: the netdev's mode for
  * the group is EXCLUDE while an owner joined it any-source, else INCLUDE
@@ -237,6 +240,69 @@ static void rdma_mcm_ipsock_close(struct rdma_mcm_ctx *ctx,
 	rdma_mcm_live_dec(RDMA_MCM_LIVE_IPSOCKS);
 }
 
+/*
+ * A socket for memberships on @ifindex, @room of them (0: a filter's own):
+ * the context's spare if it has one, else a new one. An empty socket has
+ * nothing of a netdev, so the spare serves any netdev and either kind.
+ */
+static struct rdma_mcm_ipsock *rdma_mcm_ipsock_get(struct rdma_mcm_ctx *ctx,
+						   int ifindex,
+						   unsigned int room, int *err)
+{
+	struct rdma_mcm_ipsock *ips = ctx->ipsock_spare;
+
+	if (!ips)
+		return rdma_mcm_ipsock_open(ctx, ifindex, room, err);
+	ctx->ipsock_spare = NULL;
+	ips->ifindex = ifindex;
+	ips->room = room;
+	return ips;
+}
+
+/*
+ * @ips holds nothing any more: the context keeps it as its spare, so that
+ * a join after a leave creates no socket (sock_create_kern() and
+ * sock_release() were about half of what the IGMP/MLD side cost), or
+ * closes it when it has one already. A leave dropped each group with its filter
+ * (IP_DROP_MEMBERSHIP, IPV6_DROP_MEMBERSHIP), and a failed join took back
+ * what it added, so a source filter's own socket is as clean as a shared
+ * one.
+ */
+static void rdma_mcm_ipsock_put(struct rdma_mcm_ctx *ctx,
+				struct rdma_mcm_ipsock *ips)
+{
+	if (ctx->ipsock_spare) {
+		rdma_mcm_ipsock_close(ctx, ips);
+		return;
+	}
+	list_del_init(&ips->node);
+	ips->count = 0;
+	ips->room = 0;
+	ctx->ipsock_spare = ips;
+}
+
+/**
+ * rdma_mcm_ipmc_drop_spare() - close the context's empty IGMP/MLD socket
+ * @ctx: the context
+ *
+ * The socket kept for the next membership (&rdma_mcm_ctx.ipsock_spare):
+ * closed when the context loses its device, whose netdev's memberships
+ * its next ones will not be, and when it is closed: its sockets must be
+ * gone before its namespace may be.
+ *
+ * Context: process context, @ctx->mutex held.
+ */
+void rdma_mcm_ipmc_drop_spare(struct rdma_mcm_ctx *ctx)
+{
+	struct rdma_mcm_ipsock *ips = ctx->ipsock_spare;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (!ips)
+		return;
+	ctx->ipsock_spare = NULL;
+	rdma_mcm_ipsock_close(ctx, ips);
+}
+
 /* A place for one more membership in @ips: off the free list when full */
 static void rdma_mcm_ipsock_take(struct rdma_mcm_ipsock *ips)
 {
@@ -290,7 +356,8 @@ static int rdma_mcm_ipsock_join(struct rdma_mcm_ctx *ctx,
 
 /*
  * An any-source membership: in a shared socket of the netdev with room (a
- * route context's ids may be on several netdevs), or a new one
+ * route context's ids may be on several netdevs), or the spare, or a new
+ * one
  */
 static int rdma_mcm_ipmc_hold_any(struct rdma_mcm_ctx *ctx,
 				  struct rdma_mcm_membership *mb, int ifindex)
@@ -313,17 +380,17 @@ static int rdma_mcm_ipmc_hold_any(struct rdma_mcm_ctx *ctx,
 		list_del_init(&ips->node);
 		break;
 	}
-	ips = rdma_mcm_ipsock_open(ctx, ifindex, RDMA_MCM_IPSOCK_GROUPS, &ret);
+	ips = rdma_mcm_ipsock_get(ctx, ifindex, RDMA_MCM_IPSOCK_GROUPS, &ret);
 	if (!ips)
 		return ret;
 	list_add(&ips->node, &ctx->ipsocks_free);
 	ret = rdma_mcm_ipsock_join(ctx, ips, mb);
 	if (ret)
-		rdma_mcm_ipsock_close(ctx, ips);
+		rdma_mcm_ipsock_put(ctx, ips);
 	return ret;
 }
 
-/* A source filter, in a socket of its own */
+/* A source filter, in a socket of its own: the spare, or a new one */
 static int rdma_mcm_ipmc_hold_filter(struct rdma_mcm_ctx *ctx,
 				     struct rdma_mcm_membership *mb,
 				     int ifindex)
@@ -331,12 +398,12 @@ static int rdma_mcm_ipmc_hold_filter(struct rdma_mcm_ctx *ctx,
 	struct rdma_mcm_ipsock *ips;
 	int ret;
 
-	ips = rdma_mcm_ipsock_open(ctx, ifindex, 0, &ret);
+	ips = rdma_mcm_ipsock_get(ctx, ifindex, 0, &ret);
 	if (!ips)
 		return ret;
 	ret = rdma_mcm_ipsock_join(ctx, ips, mb);
 	if (ret)
-		rdma_mcm_ipsock_close(ctx, ips);
+		rdma_mcm_ipsock_put(ctx, ips);
 	return ret;
 }
 
@@ -478,8 +545,9 @@ int rdma_mcm_own_join(struct rdma_mcm_ctx *ctx, struct rdma_mcm_membership *mb,
  *
  * Leaves the group through the socket that holds it (a leave report,
  * unless another member of the group remains on the netdev, whose part of
- * the filter stays as it was); a socket left empty is closed. Does nothing
- * when nothing is held.
+ * the filter stays as it was); a socket left empty is kept as the
+ * context's spare (closed if it has one: rdma_mcm_ipmc_drop_spare()).
+ * Does nothing when nothing is held.
  *
  * Context: process context, @ctx->mutex held; takes the RTNL.
  */
@@ -498,12 +566,13 @@ void rdma_mcm_ipmc_release(struct rdma_mcm_ctx *ctx,
 	ipmc->ipsock = NULL;
 	ctx->be->ip_leave(ctx->be, ips->sock, ips->ifindex, &mb->group);
 	if (WARN_ON_ONCE(!ips->count) || !--ips->count) {
-		rdma_mcm_ipsock_close(ctx, ips);
+		rdma_mcm_ipsock_put(ctx, ips);
 		return;
 	}
 	/*
-	 * A shared socket has one more place (a filter's own socket was
-	 * closed above): count + room stays within RDMA_MCM_IPSOCK_GROUPS.
+	 * A shared socket has one more place (a filter's own socket is empty
+	 * now, and was put above): count + room stays within
+	 * RDMA_MCM_IPSOCK_GROUPS.
 	 */
 	if (list_empty(&ips->node)) {
 		ips->room = 1;

@@ -16,7 +16,8 @@
  * IP_DROP_MEMBERSHIP / IPV6_DROP_MEMBERSHIP, which drop a group with its
  * filter. The options take the RTNL and the socket's lock themselves.
  * Kernel sockets hold no reference on their namespace: the context holds
- * one until its memberships, and so its sockets, are gone.
+ * one until its sockets are gone (its memberships', and the one it keeps
+ * empty for the next, rdma_mcm_ipmc.c), at its close.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

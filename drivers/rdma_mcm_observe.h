@@ -75,7 +75,8 @@ struct rdma_mcm_owner {
  * @RDMA_MCM_LIVE_CONTEXTS: open contexts
  * @RDMA_MCM_LIVE_MEMBERS: memberships not yet freed
  * @RDMA_MCM_LIVE_SLOTS: rdma_cm_ids the manager holds
- * @RDMA_MCM_LIVE_IPSOCKS: kernel sockets holding IGMP/MLD memberships
+ * @RDMA_MCM_LIVE_IPSOCKS: kernel sockets for IGMP/MLD memberships (those
+ *	kept empty for the next included)
  * @RDMA_MCM_LIVE_FILES: open files of the char device
  * @RDMA_MCM_LIVE_UCONTEXTS: the char device's contexts (of all files)
  * @RDMA_MCM_LIVE_UMEMBERS: the char device's memberships (of all files)
@@ -106,7 +107,7 @@ enum rdma_mcm_live_obj {
  * @ucontexts: the char device's contexts (of all files)
  * @umembers: the char device's memberships (of all files)
  * @users: per-user accounts of the char device's limits
- * @ipsocks: kernel sockets holding IGMP/MLD memberships
+ * @ipsocks: kernel sockets for IGMP/MLD memberships (kept empty ones too)
  */
 struct rdma_mcm_live {
 	int contexts;

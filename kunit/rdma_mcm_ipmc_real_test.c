@@ -306,11 +306,63 @@ static void mcm_real_device_removal_drops_ipmc(struct kunit *test)
 	ipmc_live_zero(test);
 }
 
+/*
+ * A socket left empty is kept and used again: a source filter's for an
+ * any-source membership and back, IPv4 and IPv6. The leave dropped the
+ * group with its filter, so the netdev takes exactly what the next
+ * membership of the socket asks for; one socket all along.
+ */
+static void mcm_real_socket_reused_clean(struct kunit *test)
+{
+	struct sockaddr_storage src4 = ipmc_addr(test, MCM_DUMMY_ADDR);
+	struct sockaddr_in6 src6 = ipmc_lladdr(test);
+	const char *g4 = "232.1.2.4", *g6 = "ff3e::8000:4";
+	struct rdma_mcm_ctx *ctx;
+	struct ipmc_ulp ulp;
+	u32 h;
+
+	mcm_rxe_add(test);
+	ctx = ipmc_open(test, &ulp, (struct sockaddr *)&src4);
+	h = ipmc_join(test, ctx, &ulp, g4, "192.0.2.9");
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	KUNIT_EXPECT_FALSE(test, ipmc_v4_accepts(test, g4, ""));
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 1);
+	h = ipmc_join(test, ctx, &ulp, g4, NULL);
+	KUNIT_EXPECT_TRUE(test, ipmc_v4_accepts(test, g4, "192.0.2.10"));
+	KUNIT_EXPECT_TRUE(test, ipmc_v4_accepts(test, g4, "192.0.2.9"));
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	KUNIT_EXPECT_FALSE(test, ipmc_v4_accepts(test, g4, ""));
+	h = ipmc_join(test, ctx, &ulp, g4, "192.0.2.9");
+	KUNIT_EXPECT_TRUE(test, ipmc_v4_accepts(test, g4, "192.0.2.9"));
+	KUNIT_EXPECT_FALSE(test, ipmc_v4_accepts(test, g4, "192.0.2.10"));
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 1);
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_FALSE(test, ipmc_v4_accepts(test, g4, ""));
+	KUNIT_EXPECT_EQ(test, ulp.nr_errors, 0);
+
+	ctx = ipmc_open(test, &ulp, (struct sockaddr *)&src6);
+	h = ipmc_join(test, ctx, &ulp, g6, "2001:db8::9");
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	KUNIT_EXPECT_FALSE(test, ipmc_v6_accepts(test, g6, ""));
+	h = ipmc_join(test, ctx, &ulp, g6, NULL);
+	KUNIT_EXPECT_TRUE(test, ipmc_v6_accepts(test, g6, "2001:db8::10"));
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	h = ipmc_join(test, ctx, &ulp, g6, "2001:db8::9");
+	KUNIT_EXPECT_TRUE(test, ipmc_v6_accepts(test, g6, "2001:db8::9"));
+	KUNIT_EXPECT_FALSE(test, ipmc_v6_accepts(test, g6, "2001:db8::10"));
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 1);
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_FALSE(test, ipmc_v6_accepts(test, g6, ""));
+	KUNIT_EXPECT_EQ(test, ulp.nr_errors, 0);
+	ipmc_live_zero(test);
+}
+
 static struct kunit_case rdma_mcm_ipmc_real_cases[] = {
 	KUNIT_CASE(mcm_real_v6_group_on_roce_v2),
 	KUNIT_CASE(mcm_real_ssm_v4_composes),
 	KUNIT_CASE(mcm_real_ssm_v6_close),
 	KUNIT_CASE(mcm_real_device_removal_drops_ipmc),
+	KUNIT_CASE(mcm_real_socket_reused_clean),
 	{}
 };
 

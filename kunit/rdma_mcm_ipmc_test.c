@@ -153,10 +153,12 @@ static void mcm_ipmc_v6_roce_v2_full(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
 	KUNIT_EXPECT_EQ(test, mcm_ip(test, "ff1e::1:1").users, 0);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_leaves, 1);
-	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 1);	/* empty, kept */
 	KUNIT_EXPECT_EQ(test, t->fake->leaves, 0);	/* rdma_cm holds nothing */
 	KUNIT_EXPECT_EQ(test, t->fake->attached, 0);
 	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
 }
 
 /*
@@ -282,7 +284,8 @@ static void mcm_ipmc_v4_any_source_leave_restores_include(struct kunit *test)
  * Any-source memberships share sockets, as many as a socket takes (here
  * 3: the namespace's igmp_max_memberships), a socket that refuses one
  * more is full; a socket that has room again is used again, an empty one
- * is closed; a source-specific membership has a socket of its own.
+ * is kept for the next socket needed; a source-specific membership has a
+ * socket of its own (here the kept one).
  */
 static void mcm_ipmc_sockets_shared(struct kunit *test)
 {
@@ -307,15 +310,17 @@ static void mcm_ipmc_sockets_shared(struct kunit *test)
 						  (struct sockaddr *)&g).users,
 				1);
 	}
-	/* the first socket has room again; the last one is left empty */
+	/* the first socket has room again; the last one is left empty, kept */
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h[0]), 0);
 	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h[6]), 0);
-	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 2);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 3);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 5);
 	mcm_join(test, ctx, MCM_GROUP(70), NULL, RDMA_MCM_FULLMEMBER);
-	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 2);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 3);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_joins, 10);	/* the first socket */
 	mcm_join_src(test, ctx, "232.1.1.10", srcs, RDMA_MCM_FULLMEMBER, NULL);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 3);
-	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 4);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 3);
 	rdma_mcm_close(ctx);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
 }
@@ -642,11 +647,26 @@ static void mcm_ipmc_join_failures_unwind(struct kunit *test)
 			-ENOMEM);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_leaves, 1);
-	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 1);	/* empty, kept */
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 1);	/* for both joins */
 	t->fake->join_ret = 0;
 	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
 
 	ctx = mcm_open_on(test, "2001:db8::1", 0);
+	/*
+	 * sock_create_kern(): memory (inet6_create()'s -ENOBUFS), or no IPv6;
+	 * first, while the context has no socket kept to use instead
+	 */
+	t->fake->ip_open_ret = -ENOBUFS;
+	KUNIT_EXPECT_EQ(test, mcm_try_join(test, ctx, "ff1e::1:4", NULL,
+					   RDMA_MCM_FULLMEMBER, NULL, &h),
+			-ENOMEM);
+	t->fake->ip_open_ret = -EAFNOSUPPORT;
+	KUNIT_EXPECT_EQ(test, mcm_try_join(test, ctx, "ff1e::1:4", NULL,
+					   RDMA_MCM_FULLMEMBER, NULL, &h),
+			-EAFNOSUPPORT);
+	t->fake->ip_open_ret = 0;
 	t->fake->roce_ah_ret = -ENOENT;		/* the source's GID is gone */
 	KUNIT_EXPECT_EQ(test, mcm_try_join(test, ctx, "ff1e::1:4", NULL,
 					   RDMA_MCM_FULLMEMBER, NULL, &h),
@@ -668,16 +688,8 @@ static void mcm_ipmc_join_failures_unwind(struct kunit *test)
 					   RDMA_MCM_FULLMEMBER, NULL, &h),
 			-EADDRNOTAVAIL);
 	t->fake->ip_join_ret = 0;
-	/* sock_create_kern(): memory (inet6_create()'s -ENOBUFS), or no IPv6 */
-	t->fake->ip_open_ret = -ENOBUFS;
-	KUNIT_EXPECT_EQ(test, mcm_try_join(test, ctx, "ff1e::1:4", NULL,
-					   RDMA_MCM_FULLMEMBER, NULL, &h),
-			-ENOMEM);
-	t->fake->ip_open_ret = -EAFNOSUPPORT;
-	KUNIT_EXPECT_EQ(test, mcm_try_join(test, ctx, "ff1e::1:4", NULL,
-					   RDMA_MCM_FULLMEMBER, NULL, &h),
-			-EAFNOSUPPORT);
-	t->fake->ip_open_ret = 0;
+	/* every failed join after the first open used the one socket kept */
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 4);
 	rdma_mcm_flush();
 	KUNIT_EXPECT_EQ(test, t->rec.joined, 0);
 	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
@@ -860,6 +872,170 @@ static void mcm_ipmc_ssm_moves_to_ib(struct kunit *test)
 	rdma_mcm_close(ctx);
 }
 
+/*
+ * A socket left empty is kept for the next membership that needs one: a
+ * join after a leave creates no socket, any-source or source-specific in
+ * either order (a leave dropped the group with its filter: a filter's
+ * socket is as clean as a shared one), and the kept socket holds nothing
+ * of the netdev meanwhile.
+ */
+static void mcm_ipmc_socket_reused(struct kunit *test)
+{
+	static const char * const srcs[] = { "192.0.2.7", NULL };
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_on(test, "192.0.2.1", 0);
+	const char *g = "232.1.1.11";
+	struct mcm_fake_ipstate st;
+	u32 h;
+
+	h = mcm_join_src(test, ctx, g, NULL, RDMA_MCM_FULLMEMBER, NULL);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 1);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
+	KUNIT_EXPECT_EQ(test, mcm_ip(test, g).users, 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 1);
+
+	h = mcm_join_src(test, ctx, g, NULL, RDMA_MCM_FULLMEMBER, NULL);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 1);
+	KUNIT_EXPECT_EQ(test, mcm_ip(test, g).any_source, 1);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+
+	/* the shared socket, empty, holds a source filter next */
+	h = mcm_join_src(test, ctx, g, srcs, RDMA_MCM_FULLMEMBER, NULL);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 1);
+	st = mcm_ip(test, g);
+	KUNIT_EXPECT_EQ(test, st.any_source, 0);
+	KUNIT_EXPECT_EQ(test, st.source_specific, 1);
+	KUNIT_EXPECT_FALSE(test, st.exclude);
+	KUNIT_EXPECT_EQ(test, mcm_ip_includes(test, g, "192.0.2.7"), 1);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+
+	/* and the filter's socket, empty, any-source groups */
+	mcm_join_src(test, ctx, g, NULL, RDMA_MCM_FULLMEMBER, NULL);
+	mcm_join_src(test, ctx, "239.1.1.11", NULL, RDMA_MCM_FULLMEMBER, NULL);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 1);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 1);
+	st = mcm_ip(test, g);
+	KUNIT_EXPECT_EQ(test, st.any_source, 1);
+	KUNIT_EXPECT_EQ(test, st.source_specific, 0);
+	KUNIT_EXPECT_TRUE(test, st.exclude);
+	KUNIT_EXPECT_EQ(test, mcm_ip_includes(test, g, "192.0.2.7"), 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_joins, 5);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_leaves, 3);
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 0);
+}
+
+/*
+ * A context keeps one empty socket: of two sockets left empty, the second
+ * is closed; the kept one serves the next join, and the one after it
+ * needs a new socket again.
+ */
+static void mcm_ipmc_spare_one_per_context(struct kunit *test)
+{
+	static const char * const s1[] = { "192.0.2.7", NULL };
+	static const char * const s2[] = { "192.0.2.8", NULL };
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_on(test, "192.0.2.1", 0);
+	u32 h1, h2;
+
+	h1 = mcm_join_src(test, ctx, "232.1.1.12", s1, RDMA_MCM_FULLMEMBER,
+			  NULL);
+	h2 = mcm_join_src(test, ctx, "232.1.1.13", s2, RDMA_MCM_FULLMEMBER,
+			  NULL);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 2);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h1), 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 2);	/* h1's, kept */
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h2), 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 1);	/* h2's, closed */
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 1);
+	mcm_join_src(test, ctx, "232.1.1.12", s1, RDMA_MCM_FULLMEMBER, NULL);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 2);
+	mcm_join_src(test, ctx, "232.1.1.13", s2, RDMA_MCM_FULLMEMBER, NULL);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 3);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 2);
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
+}
+
+/*
+ * Closing a context closes its kept socket: alone (no membership left),
+ * or beside the sockets of the memberships close leaves.
+ */
+static void mcm_ipmc_spare_closed_with_context(struct kunit *test)
+{
+	static const char * const srcs[] = { "2001:db8::7", NULL };
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx;
+	u32 h;
+
+	ctx = mcm_open_on(test, "2001:db8::1", 0);
+	h = mcm_join_src(test, ctx, "ff1e::8:1", NULL, RDMA_MCM_FULLMEMBER,
+			 NULL);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 1);
+	rdma_mcm_flush();
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 0);
+
+	ctx = mcm_open_on(test, "2001:db8::1", 0);
+	mcm_join_src(test, ctx, "ff1e::8:2", NULL, RDMA_MCM_FULLMEMBER, NULL);
+	h = mcm_join_src(test, ctx, "ff3e::8:3", srcs, RDMA_MCM_FULLMEMBER,
+			 NULL);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 2);	/* one kept, empty */
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 1);
+	rdma_mcm_flush();
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 3);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 0);
+}
+
+/*
+ * Losing the device closes the kept socket with the memberships' (a
+ * healing context may wait long for the next device); the rejoin on the
+ * device's return opens a socket again.
+ */
+static void mcm_ipmc_spare_closed_on_device_loss(struct kunit *test)
+{
+	static const char * const srcs[] = { "2001:db8::7", NULL };
+	struct mcm_test *t = test->priv;
+	struct rdma_mcm_ctx *ctx = mcm_open_on(test, "2001:db8::1",
+					       RDMA_MCM_OPEN_HEAL);
+	u32 h1, h2;
+
+	h1 = mcm_join_src(test, ctx, "ff1e::9:1", NULL, RDMA_MCM_FULLMEMBER,
+			  NULL);
+	h2 = mcm_join_src(test, ctx, "ff3e::9:2", srcs, RDMA_MCM_FULLMEMBER,
+			  NULL);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h2), 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 2);	/* h2's, kept */
+	mcm_fake_remove_device(t->fake, 0);
+	rdma_mcm_flush();
+	KUNIT_EXPECT_EQ(test, t->rec.removed, 1);
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h1), RDMA_MCM_WAITING);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_live, 0);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 0);
+
+	mcm_fake_add_device(t->fake, 0);
+	mcm_tick(test, ctx, 0);		/* finds the device again */
+	mcm_tick(test, ctx, 0);		/* and rejoins */
+	KUNIT_EXPECT_EQ(test, mcm_state(test, ctx, h1), RDMA_MCM_JOINED);
+	KUNIT_EXPECT_EQ(test, mcm_ip(test, "ff1e::9:1").any_source, 1);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 1);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_opens, 3);
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_EQ(test, t->fake->ip_socks, 0);
+}
+
 static struct kunit_case rdma_mcm_ipmc_cases[] = {
 	KUNIT_CASE(mcm_ipmc_v6_roce_v2_full),
 	KUNIT_CASE(mcm_ipmc_v6_attach_fails),
@@ -881,6 +1057,10 @@ static struct kunit_case rdma_mcm_ipmc_cases[] = {
 	KUNIT_CASE(mcm_ipmc_device_lost_inside_ip_join),
 	KUNIT_CASE(mcm_ipmc_ssm_rejoins_with_filter),
 	KUNIT_CASE(mcm_ipmc_ssm_moves_to_ib),
+	KUNIT_CASE(mcm_ipmc_socket_reused),
+	KUNIT_CASE(mcm_ipmc_spare_one_per_context),
+	KUNIT_CASE(mcm_ipmc_spare_closed_with_context),
+	KUNIT_CASE(mcm_ipmc_spare_closed_on_device_loss),
 	{}
 };
 

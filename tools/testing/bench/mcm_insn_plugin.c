@@ -17,7 +17,10 @@
  *	call kind w (0-3, the kernel's 'K'/'k' markers) the calls closed so
  *	far and the instructions executed on the calling vCPU between their
  *	enter and exit markers; unmatched: exits with no enter on that vCPU
- *	(the task moved between vCPUs inside the call), not counted
+ *	(the task moved between vCPUs inside the call), not counted. One
+ *	call of a kind is measured at a time: an enter drops any call of its
+ *	kind still open on another vCPU. A call's count is everything its
+ *	vCPU ran meanwhile: interrupts, and other tasks while it slept
  *   END user kernel markers
  *	when QEMU exits
  *
@@ -32,8 +35,9 @@
  * off the instructions of its block that follow it, so a boundary is exact
  * to the instruction. A block left early (an exception or fault inside it)
  * was still counted whole: the counts are exact for code that does not
- * fault, and slightly high for code that does (Documentation/
- * benchmark.rst). Reading another vCPU's totals while it runs is a snapshot
+ * fault, and slightly high for code that does; likewise, under -icount,
+ * a block that stops at an I/O access (it is translated again from there)
+ * counts the rest of the block twice (Documentation/benchmark.rst). Reading another vCPU's totals while it runs is a snapshot
  * of a moving count: instructions that vCPU executes concurrently, in the
  * window or not, belong to whichever side of the snapshot they fall on.
  *
@@ -142,6 +146,13 @@ static void mark_exec(unsigned int vcpu, void *udata)
 	case 'K':
 		if (!in_kernel || arg >= KINDS)
 			break;
+		/*
+		 * One measured call of a kind at a time: an enter closes what
+		 * another vCPU left open (a call whose exit ran elsewhere), so
+		 * that no later exit there matches it.
+		 */
+		for (i = 0; i < nr_vcpus; i++)
+			vcpus[i].open &= ~(1u << arg);
 		c->enter[arg] = now;
 		c->open |= 1u << arg;
 		break;

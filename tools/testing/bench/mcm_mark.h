@@ -29,7 +29,11 @@
 
 #include <stdint.h>
 
-/* @kind and @arg must be constants: they are the instruction's bytes */
+/*
+ * @kind and @arg must be constants: they are the instruction's bytes (so
+ * build with optimisation, which makes them constants after inlining).
+ * The tag is the plugin's, not the program's: one tagged program at a time.
+ */
 #define MCM_MARK(kind, arg) mcm_mark(kind, arg)
 
 static inline __attribute__((always_inline)) void mcm_mark(const uint8_t kind,
@@ -38,6 +42,9 @@ static inline __attribute__((always_inline)) void mcm_mark(const uint8_t kind,
 #if defined(__x86_64__)
 	__asm__ volatile(".byte 0x0f, 0x1f, 0x80, %c0, %c1, 0x43, 0x4d"
 			 : : "i" (arg), "i" (kind) : "memory");
+#else
+	(void)kind;
+	(void)arg;
 #endif
 }
 

@@ -37,8 +37,9 @@
  * was still counted whole: the counts are exact for code that does not
  * fault, and slightly high for code that does; likewise, under -icount,
  * a block that stops at an I/O access (it is translated again from there)
- * counts the rest of the block twice (Documentation/benchmark.rst). Reading another vCPU's totals while it runs is a snapshot
- * of a moving count: instructions that vCPU executes concurrently, in the
+ * counts the rest of the block twice (Documentation/benchmark.rst).
+ * Reading another vCPU's totals while it runs is a snapshot of a moving
+ * count: instructions that vCPU executes concurrently, in the
  * window or not, belong to whichever side of the snapshot they fall on.
  *
  * QEMU's plugin API, version 1 (Debian 12 ships QEMU 7.2 with plugins

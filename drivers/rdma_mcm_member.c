@@ -30,7 +30,8 @@
 static struct kmem_cache *rdma_mcm_member_cache;
 
 /*
- * The order of ctx->groups: memcmp() of the group keys. Every group of a
+ * The order of ctx->groups: memcmp() of the group keys (compared as
+ * big-endian words, which is the same order). Every group of a
  * context has the context's family; an IPv4 key is the address and
  * zeros, so IPv4 groups compare by their four bytes alone, without a key
  * built at every step of a walk.
@@ -48,16 +49,46 @@ static const void *rdma_mcm_member_key(const struct rdma_mcm_membership *mb,
 	return buf;
 }
 
+/* memcmp()'s order of two big-endian words, without a call */
+static __always_inline int rdma_mcm_cmp_u64(u64 a, u64 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* The big-endian word at @p, of any alignment (one load) */
+static __always_inline u32 rdma_mcm_be32_at(const void *p)
+{
+	__be32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return be32_to_cpu(v);
+}
+
+static __always_inline u64 rdma_mcm_be64_at(const void *p)
+{
+	__be64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return be64_to_cpu(v);
+}
+
 static int rdma_mcm_key_cmp(const void *key, const struct rb_node *node)
 {
 	const struct rdma_mcm_membership *mb =
 		rb_entry(node, struct rdma_mcm_membership, gnode);
 	struct rdma_mcm_key buf;
-	const void *mkey;
+	const u8 *mkey;
 	size_t len;
+	int ret;
 
 	mkey = rdma_mcm_member_key(mb, &buf, &len);
-	return memcmp(key, mkey, len);
+	if (len == sizeof(__be32))
+		return rdma_mcm_cmp_u64(rdma_mcm_be32_at(key),
+					rdma_mcm_be32_at(mkey));
+	BUILD_BUG_ON(sizeof(buf) != 2 * sizeof(u64));
+	ret = rdma_mcm_cmp_u64(rdma_mcm_be64_at(key), rdma_mcm_be64_at(mkey));
+	return ret ?: rdma_mcm_cmp_u64(rdma_mcm_be64_at((const u8 *)key + 8),
+				       rdma_mcm_be64_at(mkey + 8));
 }
 
 static int rdma_mcm_node_cmp(struct rb_node *a, const struct rb_node *b)

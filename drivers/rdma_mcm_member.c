@@ -495,8 +495,8 @@ EXPORT_SYMBOL_GPL(rdma_mcm_leave);
  * @handle: the membership
  * @context: set to the ULP context the membership was joined with, or NULL
  *
- * For a face (the char device), whose per-membership state is the
- * context: one lookup finds, leaves and returns it.
+ * For a face (the char device), whose per-membership state is what
+ * the membership was joined with: one lookup finds, leaves and returns it.
  *
  * Context: process context; may sleep.
  * Return: as rdma_mcm_leave().

@@ -19,14 +19,15 @@ REPS=${REPS:-3}
 REPS_SMALL=${REPS_SMALL:-7}
 LAT_RUNS=${LAT_RUNS:-200}
 BUDGET=${BUDGET:-45}
-# The counting boot (make bench's second, under QEMU's -icount and the
-# instruction counter; mcmbench.icount=1): the cells and the module's
-# timing markers only (latency and memory are the first boot's). Guest
-# time there is one nanosecond per instruction, so the budget is of
-# instructions (45 s: 45 billion); a count does not vary as a time does,
-# so fewer repetitions, and N up to 10k (a count per operation at 100k
-# is the 10k one's, but for ucma's quadratic leave, which times out).
-if [ "${MCM_ICOUNT:-0}" = 1 ]; then
+# The counting boot (make bench's second, with the instruction counter,
+# mcmbench.counting=1, and QEMU's -icount where the kernel boots under
+# it, mcmbench.icount=1): the cells and the module's timing markers only
+# (latency and memory are the first boot's). Under -icount guest time is
+# one nanosecond per instruction, so the budget is of instructions (45 s:
+# 45 billion); a count does not vary as a time does, so fewer
+# repetitions, and N up to 10k (a count per operation at 100k is the 10k
+# one's, but for ucma's quadratic leave, which times out).
+if [ "${MCM_COUNTING:-0}" = 1 ]; then
 	NS=${NS_COUNT:-1 10 100 1000 10000}
 	REPS=${REPS_COUNT:-2}
 	REPS_SMALL=${REPS_SMALL_COUNT:-3}
@@ -88,7 +89,7 @@ for n in $NS; do
 	done
 done
 
-if [ "${MCM_ICOUNT:-0}" = 1 ]; then
+if [ "${MCM_COUNTING:-0}" = 1 ]; then
 	LAT_RUNS=0
 fi
 # what one group feels: LAT_RUNS times join, wait for JOINED, leave; the
@@ -123,7 +124,7 @@ for rep in 1 2; do
 	done
 done
 
-if [ "${MCM_ICOUNT:-0}" = 1 ]; then
+if [ "${MCM_COUNTING:-0}" = 1 ]; then
 	rmmod rdma_mcm
 	exit 0
 fi

@@ -357,12 +357,62 @@ static void mcm_real_socket_reused_clean(struct kunit *test)
 	ipmc_live_zero(test);
 }
 
+/*
+ * A source-specific join that the stack refuses part-way (its third
+ * source over igmp_max_msf): the socket it took is clean again, and the
+ * context's next join reuses it with no source filter left behind.
+ */
+static void mcm_real_socket_reused_after_msf(struct kunit *test)
+{
+	struct sockaddr_storage src4 = ipmc_addr(test, MCM_DUMMY_ADDR);
+	struct sockaddr_storage g = ipmc_addr(test, "232.1.2.5");
+	struct sockaddr_storage s[3] = {
+		ipmc_addr(test, "192.0.2.21"),
+		ipmc_addr(test, "192.0.2.22"),
+		ipmc_addr(test, "192.0.2.23"),
+	};
+	struct rdma_mcm_join_req req = {
+		.group = (struct sockaddr *)&g,
+		.join_type = RDMA_MCM_FULLMEMBER,
+		.sources = s,
+		.nr_sources = ARRAY_SIZE(s),
+	};
+	int msf = READ_ONCE(init_net.ipv4.sysctl_igmp_max_msf);
+	struct rdma_mcm_ctx *ctx;
+	struct ipmc_ulp ulp;
+	u32 h = 0;
+	int ret;
+
+	mcm_rxe_add(test);
+	ctx = ipmc_open(test, &ulp, (struct sockaddr *)&src4);
+	WRITE_ONCE(init_net.ipv4.sysctl_igmp_max_msf, 2);
+	ret = rdma_mcm_join_ex(ctx, &req, &h);
+	WRITE_ONCE(init_net.ipv4.sysctl_igmp_max_msf, msf);
+	KUNIT_EXPECT_EQ(test, ret, -ENOBUFS);
+	KUNIT_EXPECT_FALSE(test, ipmc_v4_accepts(test, "232.1.2.5", ""));
+	KUNIT_EXPECT_FALSE(test, ipmc_v4_accepts(test, "232.1.2.5",
+						 "192.0.2.21"));
+	/* the socket it took is kept, empty, and taken by the next join */
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 1);
+	h = ipmc_join(test, ctx, &ulp, "232.1.2.5", NULL);
+	KUNIT_EXPECT_EQ(test, rdma_mcm_live_read(RDMA_MCM_LIVE_IPSOCKS), 1);
+	KUNIT_EXPECT_TRUE(test, ipmc_v4_accepts(test, "232.1.2.5",
+						"192.0.2.99"));
+	KUNIT_EXPECT_TRUE(test, ipmc_v4_accepts(test, "232.1.2.5",
+						"192.0.2.23"));
+	KUNIT_EXPECT_EQ(test, rdma_mcm_leave(ctx, h), 0);
+	rdma_mcm_close(ctx);
+	KUNIT_EXPECT_FALSE(test, ipmc_v4_accepts(test, "232.1.2.5", ""));
+	ipmc_live_zero(test);
+}
+
 static struct kunit_case rdma_mcm_ipmc_real_cases[] = {
 	KUNIT_CASE(mcm_real_v6_group_on_roce_v2),
 	KUNIT_CASE(mcm_real_ssm_v4_composes),
 	KUNIT_CASE(mcm_real_ssm_v6_close),
 	KUNIT_CASE(mcm_real_device_removal_drops_ipmc),
 	KUNIT_CASE(mcm_real_socket_reused_clean),
+	KUNIT_CASE(mcm_real_socket_reused_after_msf),
 	{}
 };
 

@@ -107,7 +107,7 @@ at_exit "ip addr del $S4X/24 dev veth0 2>/dev/null"
 at_exit "ip -6 addr del $S6X/64 dev veth0 2>/dev/null"
 at_exit bench_ipv6_down
 
-plan 124
+plan 125
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "$S6 on veth0, $R6 on veth1: RoCE v2 GIDs of rxe0 and rxe1" bench_ipv6
 
@@ -386,6 +386,11 @@ four_left() { [ "$(grep -c '^left 232\.63\.1\.1[1-4] ' $T/h.out)" -eq 4 ]; }
 four_freed() { four_left && [ $((sock1 - $(sock_objects))) -ge 3 ]; }
 ok "the four filters held four kernel sockets: three gone with the leave, one kept (sock_inode_cache $sock1 - 3 or less, the session alive)" \
 	wait_for 30 four_freed
+# sock_inode_cache is the host's (other sockets come and go): the
+# module's own count says that exactly one is kept
+ip_socks() { awk '$1 == "ip_sockets" { print $2 }' /sys/kernel/debug/rdma_mcm/live; }
+ok "the context keeps exactly one empty kernel socket (debugfs live: ip_sockets $(ip_socks))" \
+	[ "$(ip_socks)" -eq 1 ]
 sock2=$(sock_objects)
 diag "sockets (sock_inode_cache) with the session, no filter: $sock2"
 no_filters() { [ "$(filters)" -eq 0 ]; }

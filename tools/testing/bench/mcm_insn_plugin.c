@@ -90,28 +90,29 @@ static size_t nr_profs, max_profs;
 /* a block's callback data: its instruction count, and 1 for the kernel */
 #define TB_KERNEL	1u
 
+/* Add a block's @n instructions to @vcpu's user or kernel total */
+static inline void count(unsigned int vcpu, uint64_t n, bool kernel)
+{
+	if (vcpu >= nr_vcpus)
+		return;
+	if (kernel)
+		vcpus[vcpu].kernel += n;
+	else
+		vcpus[vcpu].user += n;
+}
+
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	uintptr_t d = (uintptr_t)udata;
 
-	if (vcpu >= nr_vcpus)
-		return;
-	if (d & TB_KERNEL)
-		vcpus[vcpu].kernel += d >> 1;
-	else
-		vcpus[vcpu].user += d >> 1;
+	count(vcpu, d >> 1, d & TB_KERNEL);
 }
 
 static void tb_exec_prof(unsigned int vcpu, void *udata)
 {
 	struct tbprof *p = udata;
 
-	if (vcpu >= nr_vcpus)
-		return;
-	if (p->kernel)
-		vcpus[vcpu].kernel += p->n;
-	else
-		vcpus[vcpu].user += p->n;
+	count(vcpu, p->n, p->kernel);
 	if (__atomic_load_n(&profiling, __ATOMIC_RELAXED))
 		__atomic_fetch_add(&p->execs, 1, __ATOMIC_RELAXED);
 }

@@ -31,6 +31,7 @@ if [ "${MCM_COUNTING:-0}" = 1 ]; then
 	NS=${NS_COUNT:-1 10 100 1000 10000}
 	REPS=${REPS_COUNT:-2}
 	REPS_SMALL=${REPS_SMALL_COUNT:-3}
+	LAT_RUNS=0
 fi
 CONTENDERS=(shim batch ucma preload)
 # the preload contender: the ucma one's code, through librdmamcm-preload.so
@@ -66,7 +67,9 @@ run_one() { # contender workload n type
 	# left group's record while it reports the leave, some seconds) would
 	# lengthen the next run's walks: every run starts from a quiet netdev.
 	# Under -icount an idle wait costs no instructions and no host time.
-	[ "${MCM_ICOUNT:-0}" = 1 ] && sleep 5
+	if [ "${MCM_ICOUNT:-0}" = 1 ]; then
+		sleep 5
+	fi
 }
 
 export MCM_BENCH_BUDGET=$BUDGET
@@ -89,9 +92,6 @@ for n in $NS; do
 	done
 done
 
-if [ "${MCM_COUNTING:-0}" = 1 ]; then
-	LAT_RUNS=0
-fi
 # what one group feels: LAT_RUNS times join, wait for JOINED, leave; the
 # join-to-event time of each, per contender, three rounds in alternating
 # order

@@ -8,6 +8,8 @@ reported, and on the kernel console, which must show no warning or crash.
 
 import re
 
+import known_defects
+
 # Kernel log lines that fail a run whatever the tests said.
 BAD_CONSOLE = re.compile(
     r"WARNING:|BUG:|Oops|KASAN|refcount_t:|list_add corruption|"
@@ -210,6 +212,9 @@ def judge_vm_run(name, results_path, console_path, expected, timed_out):
         print(f"    the console of {name} shows:", flush=True)
         for line in bad[:20]:
             print(f"      {line}", flush=True)
+        # a crash inside a driver we do not write is named as its own
+        for why in known_defects.attribute(console):
+            print(f"    whose: {why}", flush=True)
     else:
         t.passed.append(check)
     return t

@@ -10,6 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import ktap  # noqa: E402
+import known_defects  # noqa: E402
 
 GOOD = """KTAP version 1
 1..2
@@ -148,6 +149,80 @@ class VmJudge(unittest.TestCase):
         console = ("[ 5.8] infiniband rxe1: set active\n"
                    "libibverbs: Warning: couldn't load driver 'x'\n")
         self.assertTrue(judge(GOOD, console=console).ok())
+
+
+# A use after free of an rxe multicast group, as KASAN reports one (the
+# shape of a report on 6.x; addresses and offsets made up)
+RXE_UAF = """[ 81.20] ==================================================================
+[ 81.20] BUG: KASAN: slab-use-after-free in rxe_rcv_mcast_pkt+0x5d/0x560 [rdma_rxe]
+[ 81.20] Read of size 8 at addr ffff888104a3c020 by task ksoftirqd/1/22
+[ 81.20] CPU: 1 PID: 22 Comm: ksoftirqd/1 Tainted: G           OE
+[ 81.20] Call Trace:
+[ 81.20]  <TASK>
+[ 81.20]  dump_stack_lvl+0x48/0x70
+[ 81.20]  print_report+0xd2/0x650
+[ 81.20]  kasan_report+0xd2/0x110
+[ 81.20]  rxe_rcv_mcast_pkt+0x5d/0x560 [rdma_rxe]
+[ 81.20]  rxe_rcv+0x3f1/0x920 [rdma_rxe]
+[ 81.20]  rxe_udp_encap_recv+0x151/0x240 [rdma_rxe]
+[ 81.20]  </TASK>
+[ 81.21] ==================================================================
+"""
+# rxe's own oops elsewhere, and one inside rdma_mcm
+RXE_OTHER = """[ 90.0] BUG: kernel NULL pointer dereference, address: 0000000000000008
+[ 90.0] Oops: 0000 [#1] PREEMPT SMP NOPTI
+[ 90.0] RIP: 0010:rxe_requester+0x2a1/0x1420 [rdma_rxe]
+[ 90.0] Call Trace:
+[ 90.0]  do_task+0x61/0x1e0 [rdma_rxe]
+[ 90.0]  process_one_work+0x17a/0x330
+"""
+MCM_OOPS = """[ 90.0] WARNING: CPU: 0 PID: 9 at drivers/rdma_mcm_state.c:80 x+0x1/0x2
+[ 90.0] RIP: 0010:rdma_mcm_transition+0x44/0x90 [rdma_mcm]
+[ 90.0] Call Trace:
+[ 90.0]  rdma_mcm_leave+0x61/0x1e0 [rdma_mcm]
+[ 90.0]  rxe_detach_mcast+0x10/0x80 [rdma_rxe]
+"""
+
+
+class KnownDefects(unittest.TestCase):
+    def test_rxe_mcg_uaf_is_named(self):
+        why = known_defects.attribute(RXE_UAF)
+        self.assertEqual(len(why), 1)
+        self.assertIn("known defect rxe-mcg-uaf", why[0])
+        # and the run still fails: a known defect is not a pass
+        self.assertFalse(judge(GOOD, console=RXE_UAF).ok())
+
+    def test_other_rxe_crash_is_rxes(self):
+        why = known_defects.attribute(RXE_OTHER)
+        self.assertTrue(why)
+        self.assertIn("inside rdma_rxe", why[0])
+        self.assertNotIn("matches known defect", " ".join(why))
+
+    def test_own_crash_is_not_blamed_on_rxe(self):
+        # rxe's frame deeper in the stack does not make it rxe's
+        self.assertEqual(known_defects.attribute(MCM_OOPS), [])
+
+    def test_fix_status_from_the_changelog(self):
+        import gzip
+        fix = known_defects.DEFECTS[0]["fix"]
+        with tempfile.TemporaryDirectory() as d:
+            self.assertTrue(known_defects.fix_status(d)["rxe-mcg-uaf"]
+                            .startswith("unknown"))
+            doc = os.path.join(d, "usr", "share", "doc", "linux-image-x")
+            os.makedirs(doc)
+            log = os.path.join(doc, "changelog.Debian.gz")
+            with gzip.open(log, "wt") as f:
+                f.write("linux (7.2.13-1) unstable; urgency=medium\n"
+                        "  * other\n"
+                        "linux (7.2.8-1) unstable; urgency=medium\n"
+                        f"    - {fix}\n")
+            self.assertEqual(known_defects.fix_status(d)["rxe-mcg-uaf"],
+                             "fixed (linux (7.2.8-1) unstable)")
+            with gzip.open(log, "wt") as f:
+                f.write("linux (6.1.100-1) bookworm; urgency=medium\n"
+                        "    - RDMA/rxe: something else\n")
+            self.assertTrue(known_defects.fix_status(d)["rxe-mcg-uaf"]
+                            .startswith("not fixed"))
 
 
 if __name__ == "__main__":

@@ -149,15 +149,20 @@ static int sib_query_device(struct ib_device *ibdev,
 	attr->max_ah = 65536;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = 15;
+#ifdef RDMA_MCM_HAVE_KERNEL_CAP_FLAGS
 	attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY |
 				 IBK_BLOCK_MULTICAST_LOOPBACK;
+#else
+	attr->device_cap_flags = IB_DEVICE_LOCAL_DMA_LKEY |
+				 IB_DEVICE_BLOCK_MULTICAST_LOOPBACK;
+#endif
 	attr->max_mcast_grp = dev->limits.max_mcast_grp;
 	attr->max_mcast_qp_attach = dev->limits.max_mcast_qp_attach;
 	attr->max_total_mcast_qp_attach = dev->limits.max_total_mcast_qp_attach;
 	return 0;
 }
 
-static int sib_query_port(struct ib_device *ibdev, u32 port,
+static int sib_query_port(struct ib_device *ibdev, rdma_mcm_port_t port,
 			  struct ib_port_attr *attr)
 {
 	struct sib_dev *dev = to_sdev(ibdev);
@@ -191,7 +196,7 @@ static int sib_query_port(struct ib_device *ibdev, u32 port,
  * issm (IB_PORT_SM) set and clear it; an HCA would tell the SM, softib's SM
  * reads nothing of it.
  */
-static int sib_modify_port(struct ib_device *ibdev, u32 port, int mask,
+static int sib_modify_port(struct ib_device *ibdev, rdma_mcm_port_t port, int mask,
 			   struct ib_port_modify *pm)
 {
 	struct sib_dev *dev = to_sdev(ibdev);
@@ -206,7 +211,7 @@ static int sib_modify_port(struct ib_device *ibdev, u32 port, int mask,
 	return 0;
 }
 
-static int sib_query_gid(struct ib_device *ibdev, u32 port, int index,
+static int sib_query_gid(struct ib_device *ibdev, rdma_mcm_port_t port, int index,
 			 union ib_gid *gid)
 {
 	if (index != 0)
@@ -215,7 +220,7 @@ static int sib_query_gid(struct ib_device *ibdev, u32 port, int index,
 	return 0;
 }
 
-static int sib_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+static int sib_query_pkey(struct ib_device *ibdev, rdma_mcm_port_t port, u16 index,
 			  u16 *pkey)
 {
 	if (index != 0)
@@ -224,7 +229,7 @@ static int sib_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 	return 0;
 }
 
-static int sib_port_immutable(struct ib_device *ibdev, u32 port,
+static int sib_port_immutable(struct ib_device *ibdev, rdma_mcm_port_t port,
 			      struct ib_port_immutable *imm)
 {
 	imm->pkey_tbl_len = 1;
@@ -234,7 +239,7 @@ static int sib_port_immutable(struct ib_device *ibdev, u32 port,
 	return 0;
 }
 
-static enum rdma_link_layer sib_link_layer(struct ib_device *ibdev, u32 port)
+static enum rdma_link_layer sib_link_layer(struct ib_device *ibdev, rdma_mcm_port_t port)
 {
 	return IB_LINK_LAYER_INFINIBAND;
 }

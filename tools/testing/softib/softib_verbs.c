@@ -341,6 +341,40 @@ static int sib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
+#ifndef RDMA_MCM_HAVE_CORE_QP_ALLOC
+/* 5.10: the driver allocates and frees its QPs (rdma_mcm_compat.h) */
+static struct ib_qp *sib_create_qp_alloc(struct ib_pd *pd,
+					 struct ib_qp_init_attr *init,
+					 struct ib_udata *udata)
+{
+	struct sib_qp *qp = kzalloc_obj(*qp, GFP_KERNEL);
+	int ret;
+
+	if (!qp)
+		return ERR_PTR(-ENOMEM);
+	/* what the core sets before create_qp() from 5.15 */
+	qp->ibqp.device = pd->device;
+	qp->ibqp.pd = pd;
+	qp->ibqp.send_cq = init->send_cq;
+	qp->ibqp.recv_cq = init->recv_cq;
+	ret = sib_create_qp(&qp->ibqp, init, udata);
+	if (ret) {
+		kfree(qp);
+		return ERR_PTR(ret);
+	}
+	return &qp->ibqp;
+}
+
+static int sib_destroy_qp_free(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	int ret = sib_destroy_qp(ibqp, udata);
+
+	if (!ret)
+		kfree(to_sqp(ibqp));
+	return ret;
+}
+#endif
+
 static int sib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			 int mask, struct ib_udata *udata)
 {
@@ -636,10 +670,15 @@ const struct ib_device_ops sib_verbs_ops = {
 					     sib_reg_user_mr,
 					     sib_reg_user_mr_old),
 	.dereg_mr = sib_dereg_mr,
+#ifdef RDMA_MCM_HAVE_CORE_QP_ALLOC
 	.create_qp = sib_create_qp,
+	.destroy_qp = sib_destroy_qp,
+#else
+	.create_qp = sib_create_qp_alloc,
+	.destroy_qp = sib_destroy_qp_free,
+#endif
 	.modify_qp = sib_modify_qp,
 	.query_qp = sib_query_qp,
-	.destroy_qp = sib_destroy_qp,
 	.post_send = sib_post_send,
 	.post_recv = sib_post_recv,
 	.attach_mcast = sib_attach_mcast,
@@ -647,5 +686,7 @@ const struct ib_device_ops sib_verbs_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_pd, sib_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_ah, sib_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, sib_cq, ibcq),
+#ifdef RDMA_MCM_HAVE_CORE_QP_ALLOC
 	INIT_RDMA_OBJ_SIZE(ib_qp, sib_qp, ibqp),
+#endif
 };

@@ -46,7 +46,7 @@ static const struct genl_multicast_group rdma_mcm_nl_mcgrps[] = {
 	[RDMA_MCM_NL_MCGRP_EVENTS] = {
 		.name = RDMA_MCM_GENL_MCGRP_EVENTS,
 		/* events name every owner of the namespace */
-		.flags = GENL_MCAST_CAP_NET_ADMIN,
+		RDMA_MCM_MCGRP_ADMIN,
 	},
 };
 
@@ -339,6 +339,22 @@ static int rdma_mcm_nl_fill_ctx(void *arg, const struct rdma_mcm_ctx_view *cv)
 }
 
 /*
+ * A request whose genetlink header's reserved byte is set: genetlink
+ * refuses it for every command of the family from 6.1 (resv_start_op 0);
+ * 5.10's does not, so rdma_mcm says the same itself.
+ */
+static bool rdma_mcm_nl_reserved(const struct nlmsghdr *nlh,
+				 struct netlink_ext_ack *extack)
+{
+	const struct genlmsghdr *hdr = nlmsg_data(nlh);
+
+	if (!hdr->reserved)
+		return false;
+	NL_SET_ERR_MSG(extack, "reserved field must be zero");
+	return true;
+}
+
+/*
  * Who asks, and for what: fixed when the dump starts, in the asker's task
  * (the policy validated the request already: a context id is not 0).
  */
@@ -347,6 +363,9 @@ static int rdma_mcm_nl_dump_start(struct netlink_callback *cb)
 	struct rdma_mcm_nl_dump *d = rdma_mcm_nl_dump_of(cb);
 	const struct nlattr *attr;
 
+	/* what genetlink refuses itself from 6.1 (resv_start_op), on 5.10 */
+	if (rdma_mcm_nl_reserved(cb->nlh, cb->extack))
+		return -EINVAL;
 	memset(d, 0, sizeof(*d));
 	d->filter.net = sock_net(cb->skb->sk);
 	d->filter.uid = current_euid();
@@ -481,6 +500,16 @@ static int rdma_mcm_nl_stats_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
+	/*
+	 * No policy: genetlink refuses any attribute from 6.1 (strict
+	 * validation of a new command); 5.10 parses none and would take it.
+	 */
+	if (rdma_mcm_nl_reserved(info->nlhdr, info->extack))
+		return -EINVAL;
+	if (nlmsg_attrlen(info->nlhdr, GENL_HDRLEN)) {
+		NL_SET_ERR_MSG(info->extack, "STATS_GET takes no attribute");
+		return -EINVAL;
+	}
 	rdma_mcm_file_limits(&limits[RDMA_MCM_LIMIT_FILE_MEMBERSHIPS],
 			     &limits[RDMA_MCM_LIMIT_FILE_CONTEXTS]);
 	rdma_mcm_user_limits(&limits[RDMA_MCM_LIMIT_USER_CONTEXTS],

@@ -26,6 +26,7 @@ DEFECTS = [
                  "rxe_mcast_add() fails",
         "since": "5.18 (rxe's multicast groups rewritten as struct "
                  "rxe_mcg)",
+        "since_version": (5, 18),
         "fix": "RDMA/rxe: insert mcg into mcg_tree only after "
                "rxe_mcast_add() succeeds",
         # its use after free shows in the lookup or the packet path
@@ -33,6 +34,16 @@ DEFECTS = [
                              r"|rxe_attach_mcast|rxe_detach_mcast"
                              r"|rxe_cleanup_mcg|__rxe_destroy_mcg"
                              r"|rxe_rcv_mcast_pkt|rxe_mcast_\w+)$"),
+    },
+    {
+        "id": "rxe-rnr-retry",
+        "module": "rdma_rxe",
+        "title": "rxe retries an RNR NAK at its next retransmit timer, "
+                 "not after the RNR timeout the responder asked for",
+        "since": "rxe's first release",
+        "fixed_version": (5, 18),
+        "fix": "RDMA/rxe: Fix rnr retry behavior",
+        "frames": None,	# no crash: a sender's RNR retry exceeded
     },
 ]
 
@@ -98,8 +109,8 @@ def attribute(console):
     for first, frames in reports(console):
         own = _own_frames(frames)[:2]
         for d in DEFECTS:
-            if any(d["frames"].match(fn) and m == d["module"]
-                   for fn, m in own):
+            if d["frames"] and any(d["frames"].match(fn) and
+                                   m == d["module"] for fn, m in own):
                 out.append(f"{first}: matches known defect {d['id']} "
                            f"({d['title']}; fix upstream: \"{d['fix']}\"; "
                            "see Documentation/known-defects.rst)")
@@ -119,13 +130,27 @@ def _changelogs(kroot):
                                          "linux-image-*", "changelog*.gz")))
 
 
+def kernel_version(kroot):
+    """(major, minor) of the kernel unpacked in kroot, or None."""
+    for name in sorted(os.listdir(os.path.join(kroot, "lib", "modules"))
+                       if os.path.isdir(os.path.join(kroot, "lib",
+                                                     "modules")) else []):
+        m = re.match(r"(\d+)\.(\d+)", name)
+        if m:
+            return int(m.group(1)), int(m.group(2))
+    return None
+
+
 def fix_status(kroot):
-    """{defect id: "fixed (<changelog entry>)" | "not fixed" | "unknown"}.
+    """{defect id: "fixed (<changelog entry>)" | "not fixed" | "unknown" |
+    "not affected"}.
 
     From the kernel package's Debian changelog in the boot's root: the fix's
     subject line and the first entry above it (the release that took it).
+    A kernel older than the defect is not affected.
     """
     status = {}
+    version = kernel_version(kroot)
     logs = _changelogs(kroot)
     texts = []
     for path in logs:
@@ -135,6 +160,14 @@ def fix_status(kroot):
         except OSError:
             pass
     for d in DEFECTS:
+        if version and version >= d.get("fixed_version", (999, 0)):
+            status[d["id"]] = (f"fixed (upstream in {d['fixed_version'][0]}."
+                               f"{d['fixed_version'][1]})")
+            continue
+        if version and version < d.get("since_version", (0, 0)):
+            status[d["id"]] = (f"not affected ({version[0]}.{version[1]} "
+                               f"predates it: since {d['since']})")
+            continue
         if not texts:
             status[d["id"]] = "unknown (the kernel package has no changelog)"
             continue

@@ -223,6 +223,10 @@ class KnownDefects(unittest.TestCase):
                         "    - RDMA/rxe: something else\n")
             self.assertTrue(known_defects.fix_status(d)["rxe-mcg-uaf"]
                             .startswith("not fixed"))
+            # a kernel older than the defect has nothing to fix
+            os.makedirs(os.path.join(d, "lib", "modules", "5.10.0-46-amd64"))
+            self.assertTrue(known_defects.fix_status(d)["rxe-mcg-uaf"]
+                            .startswith("not affected (5.10"))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 /*
  * rdma_mcm: the generic netlink family "rdma_mcm", the host's view of every
  * multicast membership rdma_mcm holds. Documentation/netlink.rst describes
- * it, Documentation/netlink/rdma_mcm.yaml is its spec.
+ * it, Documentation/netlink/specs/rdma_mcm.yaml is its spec.
  *
  * Per network namespace: a socket sees the contexts opened in its own
  * namespace. A caller with CAP_NET_ADMIN in the namespace's user namespace

@@ -158,8 +158,14 @@ for op in member-get ctx-get; do
 done
 ynl_spec --do stats-get --policy > $T/policy-stats.json 2>&1
 cat $T/policy-stats.json
+# stats_policy_none: the kernel declares no attribute for stats-get: an
+# empty policy, or (5.10's controller, for an op without one) ENODATA
+stats_policy_none() {
+	grep -qx "lib.ynl.YnlException: Netlink error: -61" $T/policy-stats.json ||
+		$CMP policy $T/policy-stats.json $SPEC stats-get do
+}
 check "the kernel's stats-get accepts no attribute, as the spec has no request" \
-	$CMP policy $T/policy-stats.json $SPEC stats-get do
+	stats_policy_none
 ynl_spec --dump member-get --json '{"ctx-id": 0}' > $T/range.out 2>&1
 rc=$?
 cat $T/range.out

@@ -3,7 +3,8 @@
  * rdma-mcm: command line tool for /dev/rdma_mcm, in the spirit of
  * iproute2's rdma tool. See rdma-mcm(8).
  *
- * Exit status: 0 success, 1 failure, 2 usage error. With -j, everything
+ * Exit status: 0 success, 1 failure, 2 usage error; check's are a
+ * monitoring plugin's (rdma_mcm_cli.h: CHECK_*). With -j, everything
  * it prints (errors on stderr included) is one JSON object per line;
  * with -p the same objects, indented over several lines (json.c).
  */
@@ -58,9 +59,15 @@ static const char usage_text[] =
 "  exec [--source G=S[,S]] [--debug] [--] PROGRAM [ARGS...]\n"
 "                                run an unmodified librdmacm program with\n"
 "                                its joins served by rdma_mcm (preload)\n"
+"  check [netdev NETDEV] [dev DEV] [group GROUP] [listen SECONDS]\n"
+"                                what the host reports to the network for\n"
+"                                the memberships, and the queries it hears\n"
+"                                in SECONDS (CAP_NET_RAW); exit 0 all\n"
+"                                good, 1 warnings, 2 problems, 3 not\n"
+"                                checked (rdma-mcm-check(8))\n"
 "\n"
 "A command, and a keyword after it, may be shortened to any prefix that\n"
-"names one only (sh: show, st: stats).\n"
+"names one only (sh: show, st: stats; c stays ctx).\n"
 "\n"
 "  -j, --json             JSON lines output (errors too)\n"
 "  -p, --pretty           JSON output, each object indented (implies -j)\n"
@@ -347,13 +354,38 @@ typedef int (*command_fn)(struct cli *cli, int argc, char **argv);
 /* The commands, by name: command_names[i] runs command_fns[i] */
 static const char *const command_names[] = {
 	"join", "list", "show", "ctx", "stats", "monitor", "send", "recv",
-	"exec", "help", NULL,
+	"exec", "check", "help", NULL,
 };
 
 static const command_fn command_fns[] = {
 	cmd_join, cmd_list, cmd_show, cmd_ctx, cmd_nl_stats, cmd_monitor,
-	cmd_send, cmd_recv, cmd_exec, NULL,
+	cmd_send, cmd_recv, cmd_exec, cmd_check, NULL,
 };
+
+/*
+ * Prefixes that named one command before a later command shared them:
+ * they keep naming it, so that what a script typed still works ("c" was
+ * ctx before check came)
+ */
+static const struct {
+	const char *prefix, *name;
+} kept_prefixes[] = {
+	{ "c", "ctx" },
+};
+
+/* The command @word names (cli_match(), and the kept prefixes) */
+static const char *command_of(const char *word, int *ambiguous)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kept_prefixes) / sizeof(kept_prefixes[0]); i++)
+		if (!strcmp(word, kept_prefixes[i].prefix)) {
+			*ambiguous = 0;
+			return cli_match(kept_prefixes[i].name, command_names,
+					 ambiguous);
+		}
+	return cli_match(word, command_names, ambiguous);
+}
 
 #define OPT_NO_HEAL	256
 
@@ -442,8 +474,12 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = parse_global(&cli, argc, argv, &what);
-	if (ret)
-		return ret;
+	if (ret) {
+		name = optind < argc ? command_of(argv[optind], &ambiguous) :
+		       NULL;
+		/* a usage error of check is "not checked", wherever it is */
+		return name && !strcmp(name, "check") ? CHECK_UNKNOWN : ret;
+	}
 	if (what == HELP) {
 		cli_usage(stdout);
 		return 0;
@@ -455,7 +491,7 @@ int main(int argc, char **argv)
 		cli_usage(stderr);
 		return EXIT_USAGE;
 	}
-	name = cli_match(argv[optind], command_names, &ambiguous);
+	name = command_of(argv[optind], &ambiguous);
 	if (!name) {
 		cli_bad_word("command", argv[optind], command_names, ambiguous);
 		cli_usage(stderr);

@@ -227,7 +227,7 @@ static int parse_filters(struct cli *cli, int argc, char **argv,
 	return 0;
 }
 
-static int nl_open(struct rdma_mcm_nl **nl)
+int cli_nl_open(struct rdma_mcm_nl **nl)
 {
 	int err;
 
@@ -251,7 +251,7 @@ static int nl_open(struct rdma_mcm_nl **nl)
  * The kernel's word on the handle's last request that failed (its
  * extended ack), as "; the kernel says: ..." for an error line, or "".
  */
-static const char *nl_why(struct rdma_mcm_nl *nl)
+const char *cli_nl_why(struct rdma_mcm_nl *nl)
 {
 	static char why[320];
 	const char *msg = rdma_mcm_nl_last_error(nl);
@@ -433,12 +433,12 @@ static int show_members(struct filter *f)
 	struct rdma_mcm_nl *nl;
 	int ret;
 
-	if (nl_open(&nl))
+	if (cli_nl_open(&nl))
 		return 1;
 	ret = rdma_mcm_nl_dump_members(nl, f->ctx, on_member, f);
 	if (ret < 0)
 		cli_err("dump of memberships: %s%s", strerror(errno),
-			nl_why(nl));
+			cli_nl_why(nl));
 	rdma_mcm_nl_close(nl);
 	return ret < 0 ? 1 : 0;
 }
@@ -651,11 +651,12 @@ int cmd_ctx(struct cli *cli, int argc, char **argv)
 			    F_BIT(F_CTX), 1, &f);
 	if (ret)
 		return ret == SAID_HELP ? 0 : ret;
-	if (nl_open(&nl))
+	if (cli_nl_open(&nl))
 		return 1;
 	ret = rdma_mcm_nl_dump_contexts(nl, on_context, &f);
 	if (ret < 0)
-		cli_err("dump of contexts: %s%s", strerror(errno), nl_why(nl));
+		cli_err("dump of contexts: %s%s", strerror(errno),
+			cli_nl_why(nl));
 	rdma_mcm_nl_close(nl);
 	return ret < 0 ? 1 : 0;
 }
@@ -777,7 +778,7 @@ int cmd_nl_stats(struct cli *cli, int argc, char **argv)
 	ret = parse_filters(cli, argc, argv, 0, 1, &f);
 	if (ret)
 		return ret == SAID_HELP ? 0 : ret;
-	if (nl_open(&nl))
+	if (cli_nl_open(&nl))
 		return 1;
 	st = rdma_mcm_nl_get_stats(nl);
 	if (st) {
@@ -791,7 +792,7 @@ int cmd_nl_stats(struct cli *cli, int argc, char **argv)
 		cli_err("stats: %s%s%s", strerror(err),
 			err == EPERM ?
 			" (the host's figures need CAP_NET_ADMIN)" : "",
-			nl_why(nl));
+			cli_nl_why(nl));
 	}
 	rdma_mcm_nl_free_stats(st);
 	rdma_mcm_nl_close(nl);
@@ -1009,7 +1010,7 @@ int cmd_monitor(struct cli *cli, int argc, char **argv)
 	ret = monitor_args(cli, argc, argv, &count);
 	if (ret)
 		return ret == SAID_HELP ? 0 : ret;
-	if (nl_open(&nl))
+	if (cli_nl_open(&nl))
 		return 1;
 	if (rdma_mcm_nl_monitor(nl)) {
 		cli_err("events group: %s%s", strerror(errno),

@@ -12,6 +12,14 @@
 #include "librdmamcm.h"
 
 #define EXIT_USAGE	2
+/*
+ * check's exit statuses, a monitoring plugin's: all good, warnings,
+ * problems, and no check made (a usage error too)
+ */
+#define CHECK_OK	0
+#define CHECK_WARNING	1
+#define CHECK_PROBLEM	2
+#define CHECK_UNKNOWN	3
 /* The longest session command line; a longer one is refused whole */
 #define CLI_LINE_MAX	(1 << 20)
 
@@ -211,12 +219,19 @@ int cmd_list(struct cli *cli, int argc, char **argv);
 int cli_parse_group(const char *text, struct sockaddr_storage *ss);
 
 /* nl.c: the host's view through netlink */
+/* The family "rdma_mcm": 0, or 1 with the reason said (an error line) */
+int cli_nl_open(struct rdma_mcm_nl **nl);
+/* "; the kernel says: ..." of the handle's last failed request, or "" */
+const char *cli_nl_why(struct rdma_mcm_nl *nl);
 int cmd_show(struct cli *cli, int argc, char **argv);
 /* The session's show: the netlink view of this process's memberships */
 int cli_show_own(struct cli *cli, int argc, char **argv);
 int cmd_ctx(struct cli *cli, int argc, char **argv);
 int cmd_nl_stats(struct cli *cli, int argc, char **argv);
 int cmd_monitor(struct cli *cli, int argc, char **argv);
+
+/* check.c: what the network sees of the memberships (check.h) */
+int cmd_check(struct cli *cli, int argc, char **argv);
 
 /* ud.c */
 int cmd_send(struct cli *cli, int argc, char **argv);

@@ -15,9 +15,10 @@ result "json_check.py refuses an object the schema does not allow" $?
 cat > "$TMP/jlist.py" <<'PY'
 import os, sys
 d = sys.argv[1]
-CMDS = ["join", "list", "show", "ctx", "stats", "monitor", "send", "recv", "help"]
+CMDS = ["join", "list", "show", "ctx", "stats", "monitor", "send", "recv", "check", "help"]
 SESSION = ["session_joined", "session_status", "session_device"]
 OUT = {"show": ["member"], "ctx": ["context"], "stats": ["stats"],
+       "check": ["check"],
        "monitor": ["event"], "list": ["membership"],
        "join": SESSION + ["left", "membership", "session_stats", "member", "help"],
        "send": SESSION + ["received"], "recv": SESSION + ["received"],

@@ -44,10 +44,16 @@
  * and join types 6 and 7), FAKE_NL_NO_PORT_GROUP (no PORT attribute, and
  * memberships without GROUP), FAKE_NL_OLD_POLICY (a module whose dumps
  * take no attribute: a request with CTX_ID gets EINVAL and the kernel's
- * "Unknown attribute type" in its extended ack).
+ * "Unknown attribute type" in its extended ack), FAKE_NL_DENY_STATS
+ * (stats: EPERM, as without CAP_NET_ADMIN), FAKE_NL_MCAST=G,GM,A,AM,Q
+ * (rxe1's multicast figures in stats: groups, groups_max, attaches,
+ * attaches_max, qp_attach_max).
  *
  * The module: FAKE_NO_DEV (/dev/rdma_mcm does not open: ENOENT),
  * FAKE_MODULE_DIR (what /sys/module/rdma_mcm is: none without it).
+ *
+ * check: FAKE_ROOT, the directory its /proc and /sys are under (a tree
+ * cli/87-check.sh writes; none: the host's).
  *
  * At exit, with FAKE_VERBS, a verbs object left, a rule of verbs broken
  * or a QP destroyed while attached is reported on stderr.
@@ -181,6 +187,9 @@ __attribute__((constructor)) static void fake_setup(void)
 	}
 	if (&cli_sys_module)
 		cli_sys_module = getenv("FAKE_MODULE_DIR") ? : "";
+	/* FAKE_ROOT: where check reads /proc and /sys (cli/87-check.sh) */
+	if (&hostmc_root)
+		hostmc_root = getenv("FAKE_ROOT") ? : "";
 }
 
 __attribute__((destructor)) static void fake_check(void)

@@ -34,6 +34,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -377,6 +378,17 @@ void fnl_put_context(struct nlb *b, unsigned int i)
 	put_counters(b, 100 * ctx);
 }
 
+/* A device's multicast figures (RDMA_MCM_A_MCAST), fnl.mcast's */
+static void put_mcast(struct nlb *b)
+{
+	int i;
+
+	nlb_nest(b, RDMA_MCM_A_MCAST);
+	for (i = 0; i < 5; i++)
+		nlb_u32(b, (uint16_t)(RDMA_MCM_MCAST_GROUPS + i), fnl.mcast[i]);
+	nlb_nest_end(b);
+}
+
 void fnl_put_stats(struct nlb *b)
 {
 	int i;
@@ -403,6 +415,8 @@ void fnl_put_stats(struct nlb *b)
 		nlb_nest(b, RDMA_MCM_A_DEVICE);
 		nlb_str(b, RDMA_MCM_A_DEV_NAME, i ? "rxe1" : fnl.dev);
 		put_counters(b, 10 * (uint64_t)(i + 1));
+		if (i && fnl.has_mcast)
+			put_mcast(b);
 		nlb_nest_end(b);
 	}
 }
@@ -924,6 +938,11 @@ static void request(struct fnl_sock *s, const struct nlmsghdr *nlh)
 		p += step;
 		left -= step < left ? step : left;
 	}
+	/* the host's figures are the administrator's (GENL_ADMIN_PERM) */
+	if (!dump && fnl.deny_stats) {
+		ack(s, nlh, -EPERM, NULL, NULL);
+		return;
+	}
 	nlb_init(&b, dg, sizeof(dg));
 	if (!dump) {
 		nlb_msg(&b, fnl.family_id, 0, nlh->nlmsg_seq,
@@ -1164,6 +1183,8 @@ static unsigned int env_uint(const char *name, unsigned int def)
 
 void fake_nl_env(void)
 {
+	const char *mcast;
+
 	fake_nl_install();
 	fnl.absent = !!getenv("FAKE_NL_ABSENT");
 	fnl.deny_monitor = !!getenv("FAKE_NL_DENY");
@@ -1182,4 +1203,10 @@ void fake_nl_env(void)
 	fnl.self_pid = getenv("FAKE_NL_SELF") ? (uint32_t)getpid() : 0;
 	fnl.newer = !!getenv("FAKE_NL_NEWER");
 	fnl.no_port_group = !!getenv("FAKE_NL_NO_PORT_GROUP");
+	fnl.deny_stats = !!getenv("FAKE_NL_DENY_STATS");
+	mcast = getenv("FAKE_NL_MCAST");
+	fnl.has_mcast = mcast &&
+			sscanf(mcast, "%u,%u,%u,%u,%u", &fnl.mcast[0],
+			       &fnl.mcast[1], &fnl.mcast[2], &fnl.mcast[3],
+			       &fnl.mcast[4]) == 5;
 }

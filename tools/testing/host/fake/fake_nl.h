@@ -92,6 +92,9 @@ struct fake_nl {
 	int route_short;		/* NLMSG_ERROR, RTM_NEWROUTE too short */
 	uint32_t route_seq;		/* the last RTM_GETROUTE's seq */
 	unsigned long resolves;		/* CTRL_CMD_GETFAMILY requests */
+	int deny_stats;			/* STATS_GET: EPERM, as to a user */
+	int has_mcast;			/* rxe1's stats have mcast: */
+	unsigned int mcast[5];		/* groups, _max, attaches, _max, qp */
 };
 
 extern struct fake_nl fnl;
@@ -112,5 +115,11 @@ void fnl_register(uint16_t family, uint32_t mcgrp, int notified);
  * rdma-mcm-fake
  */
 void fake_nl_env(void);
+
+/*
+ * The CLI's (hostmc.c): where check reads the kernel's /proc and /sys,
+ * which rdma-mcm-fake points at FAKE_ROOT; NULL in a program without it
+ */
+extern const char *hostmc_root __attribute__((weak));
 
 #endif /* FAKE_NL_H */

@@ -2,7 +2,7 @@
 /*
  * mcm_query: send IGMP or MLD membership queries out of one interface, as
  * a querier (a router, a snooping switch) does, so that the VM tests
- * (tools/testing/vm/76-check.sh) can play the network's side of the veth
+ * (tools/testing/vm/79-check.sh) can play the network's side of the veth
  * pair: rdma-mcm check hears them, and the host on the other end answers
  * them and switches its IGMP/MLD version as RFC 3376 and 3810 say.
  *

@@ -9,7 +9,7 @@
 # 192.0.2.1 and .2), .4 (send-only); with FAKE_NL_MEMBERS=8 veth1 has
 # IPv6 ff0e::1:0:7 (full, sources 2001:db8::1 and ::2), ff0e::1:0:8
 # (send-only) too. The listen, which needs raw sockets, is the VM's
-# (vm/76-check.sh); its parsers are testing/host/test_check.c's.
+# (vm/79-check.sh); its parsers are testing/host/test_check.c's.
 # Sourced by testing/host/cli-test, after cli/lib.sh and the files before
 # this one.
 
@@ -359,7 +359,7 @@ ck_expect "memberships of another namespace: notes other-netns, their member sta
 # --- the listen -----------------------------------------------------------------
 # raw sockets on lo, where no querier is: none heard in 1 s, which says
 # nothing of the groups (a query interval is 125 s); without CAP_NET_RAW
-# the check is not made. (Queries heard: vm/76-check.sh.)
+# the check is not made. (Queries heard: vm/79-check.sh.)
 ck_root
 put sys/class/net/lo/ifindex 1
 put sys/class/net/lo/flags 0x1049

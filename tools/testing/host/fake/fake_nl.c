@@ -403,6 +403,16 @@ void fnl_put_stats(struct nlb *b)
 		nlb_nest(b, RDMA_MCM_A_DEVICE);
 		nlb_str(b, RDMA_MCM_A_DEV_NAME, i ? "rxe1" : fnl.dev);
 		put_counters(b, 10 * (uint64_t)(i + 1));
+		if (fnl.mcast && !i) {
+			/* used, max: groups 3/8, attaches 5/16, 4 per group */
+			nlb_nest(b, RDMA_MCM_A_MCAST);
+			nlb_u32(b, RDMA_MCM_MCAST_GROUPS, 3);
+			nlb_u32(b, RDMA_MCM_MCAST_GROUPS_MAX, 8);
+			nlb_u32(b, RDMA_MCM_MCAST_ATTACHES, 5);
+			nlb_u32(b, RDMA_MCM_MCAST_ATTACHES_MAX, 16);
+			nlb_u32(b, RDMA_MCM_MCAST_QP_ATTACH_MAX, 4);
+			nlb_nest_end(b);
+		}
 		nlb_nest_end(b);
 	}
 }
@@ -1182,4 +1192,5 @@ void fake_nl_env(void)
 	fnl.self_pid = getenv("FAKE_NL_SELF") ? (uint32_t)getpid() : 0;
 	fnl.newer = !!getenv("FAKE_NL_NEWER");
 	fnl.no_port_group = !!getenv("FAKE_NL_NO_PORT_GROUP");
+	fnl.mcast = !!getenv("FAKE_NL_MCAST");
 }

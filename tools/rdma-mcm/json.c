@@ -25,7 +25,7 @@ int cli_pretty;
  * a stray continuation byte is refused. The NUL ending @p is no
  * continuation byte: a sequence it cuts short is ill-formed.
  */
-static size_t utf8_seq(const unsigned char *p, size_t *skip)
+size_t utf8_seq(const unsigned char *p, size_t *skip)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t n, i;

@@ -768,21 +768,77 @@ static void stats_text(const struct rdma_mcm_nl_stats *st)
 	}
 }
 
+/* stats --format FMT: text and json as without, or a Prometheus format */
+enum { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS, FMT_OPENMETRICS };
+
+/*
+ * --format FMT (or --format=FMT) among @argv, taken out of it: 0 with
+ * *@fmt, or EXIT_USAGE (reported)
+ */
+static int stats_format(struct cli *cli, int *argc, char **argv, int *fmt)
+{
+	static const char *const fmts[] = { "text", "json", "prometheus",
+					    "openmetrics", NULL };
+	const char *v = NULL;
+	int i, n = 1, seen = 0;
+
+	*fmt = FMT_TEXT;
+	for (i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--format") && i + 1 == *argc) {
+			cli_err("'--format' needs a value: text, json, prometheus or openmetrics");
+			return EXIT_USAGE;
+		}
+		if (!strcmp(argv[i], "--format")) {
+			v = argv[++i];
+		} else if (!strncmp(argv[i], "--format=", 9)) {
+			v = argv[i] + 9;
+		} else {
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (seen++) {
+			cli_err("'--format' given twice");
+			return EXIT_USAGE;
+		}
+		for (*fmt = 0; fmts[*fmt] && strcmp(fmts[*fmt], v); (*fmt)++)
+			;
+		if (!fmts[*fmt]) {
+			cli_err("bad format '%.100s': text, json, prometheus or openmetrics",
+				v);
+			return EXIT_USAGE;
+		}
+	}
+	*argc = n;
+	if (*fmt == FMT_JSON)
+		cli_set_json(cli, 0);
+	return 0;
+}
+
 int cmd_nl_stats(struct cli *cli, int argc, char **argv)
 {
 	struct rdma_mcm_nl_stats *st;
 	struct rdma_mcm_nl *nl;
 	struct filter f;
-	int ret;
+	int ret, fmt;
 
+	ret = stats_format(cli, &argc, argv, &fmt);
+	if (ret)
+		return ret;
 	ret = parse_filters(cli, argc, argv, 0, 1, &f);
 	if (ret)
 		return ret == SAID_HELP ? 0 : ret;
+	if (fmt >= FMT_PROMETHEUS && cli->json) {
+		cli_err("--format %s and -j or -p: one output format only",
+			fmt == FMT_PROMETHEUS ? "prometheus" : "openmetrics");
+		return EXIT_USAGE;
+	}
 	if (cli_nl_open(&nl))
 		return 1;
 	st = rdma_mcm_nl_get_stats(nl);
 	if (st) {
-		if (cli->json)
+		if (fmt >= FMT_PROMETHEUS)
+			ret = stats_prometheus(nl, st, fmt == FMT_OPENMETRICS);
+		else if (cli->json)
 			stats_json(st);
 		else
 			stats_text(st);
@@ -796,7 +852,7 @@ int cmd_nl_stats(struct cli *cli, int argc, char **argv)
 	}
 	rdma_mcm_nl_free_stats(st);
 	rdma_mcm_nl_close(nl);
-	return st ? 0 : 1;
+	return st ? ret : 1;
 }
 
 /* --- monitor ----------------------------------------------------------------- */

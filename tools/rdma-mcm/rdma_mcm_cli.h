@@ -136,6 +136,8 @@ struct rec {
 };
 
 void json_str(FILE *f, const char *s);
+/* The well-formed UTF-8 sequence at @p: its length, or 0 (*@skip bytes) */
+size_t utf8_seq(const unsigned char *p, size_t *skip);
 void rec_begin(struct rec *r);
 void rec_key(struct rec *r, const char *k);
 void rec_u64(struct rec *r, const char *k, uint64_t v);
@@ -232,6 +234,9 @@ int cmd_monitor(struct cli *cli, int argc, char **argv);
 
 /* check.c: what the network sees of the memberships (check.h) */
 int cmd_check(struct cli *cli, int argc, char **argv);
+/* prom.c: stats as Prometheus text 0.0.4 or OpenMetrics; exit status */
+int stats_prometheus(struct rdma_mcm_nl *nl,
+		     const struct rdma_mcm_nl_stats *st, int openmetrics);
 
 /* ud.c */
 int cmd_send(struct cli *cli, int argc, char **argv);

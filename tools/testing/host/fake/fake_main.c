@@ -47,7 +47,8 @@
  * "Unknown attribute type" in its extended ack), FAKE_NL_DENY_STATS
  * (stats: EPERM, as without CAP_NET_ADMIN), FAKE_NL_MCAST=G,GM,A,AM,Q
  * (rxe1's multicast figures in stats: groups, groups_max, attaches,
- * attaches_max, qp_attach_max).
+ * attaches_max, qp_attach_max), FAKE_NL_MCAST0 (the first device's
+ * multicast figures: groups 3/8, attaches 5/16, 4 QPs a group).
  *
  * The module: FAKE_NO_DEV (/dev/rdma_mcm does not open: ENOENT),
  * FAKE_MODULE_DIR (what /sys/module/rdma_mcm is: none without it).

@@ -417,6 +417,16 @@ void fnl_put_stats(struct nlb *b)
 		put_counters(b, 10 * (uint64_t)(i + 1));
 		if (i && fnl.has_mcast)
 			put_mcast(b);
+		if (fnl.mcast0 && !i) {
+			/* used, max: groups 3/8, attaches 5/16, 4 per group */
+			nlb_nest(b, RDMA_MCM_A_MCAST);
+			nlb_u32(b, RDMA_MCM_MCAST_GROUPS, 3);
+			nlb_u32(b, RDMA_MCM_MCAST_GROUPS_MAX, 8);
+			nlb_u32(b, RDMA_MCM_MCAST_ATTACHES, 5);
+			nlb_u32(b, RDMA_MCM_MCAST_ATTACHES_MAX, 16);
+			nlb_u32(b, RDMA_MCM_MCAST_QP_ATTACH_MAX, 4);
+			nlb_nest_end(b);
+		}
 		nlb_nest_end(b);
 	}
 }
@@ -1209,4 +1219,5 @@ void fake_nl_env(void)
 			sscanf(mcast, "%u,%u,%u,%u,%u", &fnl.mcast[0],
 			       &fnl.mcast[1], &fnl.mcast[2], &fnl.mcast[3],
 			       &fnl.mcast[4]) == 5;
+	fnl.mcast0 = !!getenv("FAKE_NL_MCAST0");
 }

@@ -73,6 +73,7 @@ struct fake_nl {
 	uint32_t self_pid;		/* context 1's owner (0: pid 1001) */
 	int newer;			/* a later module: limits, usage, types 6, 7 */
 	int no_port_group;		/* no PORT, no membership's GROUP */
+	int mcast0;			/* stats: the first device's MCAST (FAKE_NL_MCAST0) */
 	unsigned long generated;	/* dump messages built */
 	unsigned long requests;
 	unsigned int sockets;		/* open now */

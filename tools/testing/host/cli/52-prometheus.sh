@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash
+#
+# cli-test: stats --format prometheus and openmetrics, read by
+# python3-prometheus-client's parsers (testing/host/prom_check.py): every
+# family of stats -j, its type, label sets and values. Sourced by
+# testing/host/cli-test, after cli/lib.sh and the files before this one.
+
+# The Python that has prometheus_client (scripts/deps installs
+# python3-prometheus-client for Debian's /usr/bin/python3)
+PROM_PY=
+for py in python3 /usr/bin/python3; do
+	if "$py" -c 'import prometheus_client' 2> /dev/null; then
+		PROM_PY=$py
+		break
+	fi
+done
+
+# prom_case NAME FORMAT ENV...: the CLI under ENV (the fake module's),
+# its metrics in FORMAT checked against its -j stats and -j ctx
+prom_case() {
+	local name=$1 fmt=$2 rc
+
+	shift 2
+	: > "$TMP/why"
+	if [ -z "$PROM_PY" ]; then
+		echo "no python3 with prometheus_client: scripts/deps installs python3-prometheus-client" > "$TMP/why"
+		result "$name" 1 "$TMP/why"
+		return
+	fi
+	env "$@" "$CLI" stats --format "$fmt" > "$TMP/prom" 2>> "$TMP/why" &&
+		env "$@" "$CLI" -j stats > "$TMP/prom.stats" 2>> "$TMP/why" &&
+		env "$@" "$CLI" -j ctx > "$TMP/prom.ctx" 2>> "$TMP/why" &&
+		"$PROM_PY" testing/host/prom_check.py "$fmt" "$TMP/prom" \
+			"$TMP/prom.stats" "$TMP/prom.ctx" > "$TMP/prom.sum" 2>> "$TMP/why"
+	rc=$?
+	result "$name ($(cat "$TMP/prom.sum" 2> /dev/null))" "$rc" "$TMP/why"
+}
+
+for fmt in prometheus openmetrics; do
+	prom_case "stats --format $fmt: every figure of stats -j, by a parser" \
+		"$fmt" FAKE_NL_MCAST0=1 FAKE_NL_EVENTS_LOST=7
+	# a later module's counters, limits and counts; a device named with
+	# a quote, a backslash, a newline and a byte that is not UTF-8
+	prom_case "stats --format $fmt: a later module, a device's odd name escaped" \
+		"$fmt" FAKE_NL_NEWER=1 FAKE_NL_DEV="$(printf 'r"x\\e\n0\377')"
+done
+
+# the label values as the exposition format escapes them
+FAKE_NL_DEV="$(printf 'r"x\\e\n0')" cli stats --format prometheus
+grep -qF 'rdma_mcm_dev_joins_total{dev="r\"x\\e\n0"} 11' "$TMP/out" &&
+	grep -qF 'rdma_mcm_port_memberships{netns="4026531840",dev="rxe1",port="1"} 2' "$TMP/out"
+result "stats --format prometheus: label values escaped, netns, dev and port" $? "$TMP/out"
+
+cli -j stats --format openmetrics
+[ "$(cat "$TMP/rc")" = 2 ] && [ ! -s "$TMP/out" ] &&
+	grep -q '"error":"--format openmetrics and -j or -p: one output format only"' "$TMP/err"
+result "stats --format openmetrics with -j: a usage error" $? "$TMP/err"
+cli stats --format xml
+[ "$(cat "$TMP/rc")" = 2 ] && grep -q "bad format 'xml'" "$TMP/err"
+result "stats --format xml: a usage error naming the formats" $? "$TMP/err"
+cli stats --format=json
+schema_ok stats "$TMP/out" 1
+result "stats --format=json: as -j" $? "$TMP/why.json"

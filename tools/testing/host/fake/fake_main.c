@@ -48,6 +48,8 @@
  *
  * The module: FAKE_NO_DEV (/dev/rdma_mcm does not open: ENOENT),
  * FAKE_MODULE_DIR (what /sys/module/rdma_mcm is: none without it).
+ * FAKE_PROC_DIR: what /proc is for the owners' cgroups (their systemd
+ * unit); none without it.
  *
  * At exit, with FAKE_VERBS, a verbs object left, a rule of verbs broken
  * or a QP destroyed while attached is reported on stderr.
@@ -65,6 +67,7 @@
 
 /* The CLI's (main.c); the example, which has none, leaves it NULL */
 extern const char *cli_sys_module __attribute__((weak));
+extern const char *cli_proc_root __attribute__((weak));
 
 static unsigned long cycle_at, rejoin_at;
 
@@ -181,6 +184,8 @@ __attribute__((constructor)) static void fake_setup(void)
 	}
 	if (&cli_sys_module)
 		cli_sys_module = getenv("FAKE_MODULE_DIR") ? : "";
+	if (&cli_proc_root)
+		cli_proc_root = getenv("FAKE_PROC_DIR") ? : "";
 }
 
 __attribute__((destructor)) static void fake_check(void)

@@ -68,7 +68,7 @@ static socklen_t notify_addr(struct sockaddr_un *un)
 
 int grp_notify(const char *fmt, ...)
 {
-	static int fd = -1;
+	static int fd = -1, warned;
 	struct sockaddr_un un;
 	socklen_t alen;
 	char msg[2048];
@@ -91,8 +91,10 @@ int grp_notify(const char *fmt, ...)
 		   alen) < 0) {
 		int err = errno;
 
-		grp_log(LOG_WARNING, "notify %s: %s", getenv("NOTIFY_SOCKET"),
-			strerror(err));
+		/* said once: the next datagrams fail the same way */
+		if (!warned++)
+			grp_log(LOG_WARNING, "notify %s: %s",
+				getenv("NOTIFY_SOCKET"), strerror(err));
 		return -err;
 	}
 	return 0;

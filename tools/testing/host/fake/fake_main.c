@@ -60,14 +60,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_cli.h"
 #include "fake_dev.h"
 #include "fake_nl.h"
 #include "fake_verbs.h"
 #include "rdma_mcm_priv.h"
-
-/* The CLI's (main.c); the example, which has none, leaves it NULL */
-extern const char *cli_sys_module __attribute__((weak));
-extern const char *cli_proc_root __attribute__((weak));
 
 static unsigned long cycle_at, rejoin_at;
 

@@ -25,6 +25,7 @@
 
 int cli_json;
 const char *cli_sys_module = "/sys/module/" RDMA_MCM_DEVICE_NAME;
+const char *cli_proc_root = "/proc";
 
 static const char usage_text[] =
 "Usage: rdma-mcm [-j [-p]] [-b ADDR] [-t SECONDS] [--no-heal] COMMAND [ARGS]\n"
@@ -41,9 +42,11 @@ static const char usage_text[] =
 "  list                          memberships of this process (none in a\n"
 "                                fresh one: they belong to the open file)\n"
 "  show [dev DEV] [group GROUP] [state STATE] [pid PID] [ctx ID]\n"
-"                                the host's memberships (netlink; all of\n"
-"                                them with CAP_NET_ADMIN, else your uid's)\n"
-"  ctx [show] [dev DEV] [pid PID] [ctx ID]\n"
+"       [unit UNIT]              the host's memberships (netlink; all of\n"
+"                                them with CAP_NET_ADMIN, else your uid's);\n"
+"                                unit: those of a systemd unit's processes\n"
+"                                (rdma-mcm-groups.service: the system's)\n"
+"  ctx [show] [dev DEV] [pid PID] [ctx ID] [unit UNIT]\n"
 "                                the host's contexts and their counters\n"
 "  stats [--format FORMAT]       the module's counters, limits, usage and\n"
 "                                per-device counters; FORMAT: text, json,\n"

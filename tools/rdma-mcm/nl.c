@@ -47,6 +47,13 @@ static const char *family_name(uint32_t family)
 
 #define HAS(obj, a)	RDMA_MCM_NL_HAS(obj, RDMA_MCM_A_##a)
 
+/* " KEY NAME", the name escaped (a device's, a netdev's, a unit's) */
+static void name_text(const char *k, const char *name)
+{
+	printf(" %s ", k);
+	print_name(name);
+}
+
 /* The owner's fields of an object with @present */
 struct owner {
 	uint64_t present;
@@ -54,8 +61,69 @@ struct owner {
 	const char *name;
 };
 
+/*
+ * The systemd unit of cgroup path @path: its last component that is a
+ * service or a scope (/system.slice/rdma-mcm-groups.service,
+ * /user.slice/user-1000.slice/session-2.scope), else none
+ */
+static int unit_of_path(char *path, char *unit, size_t len)
+{
+	char *c, *save = NULL;
+	size_t n;
+
+	*unit = '\0';
+	for (c = strtok_r(path, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		n = strlen(c);
+		if ((n > 8 && !strcmp(c + n - 8, ".service")) ||
+		    (n > 6 && !strcmp(c + n - 6, ".scope")))
+			snprintf(unit, len, "%s", c);
+	}
+	return !!*unit;
+}
+
+/*
+ * The systemd unit a process runs in, as /proc/PID/cgroup says (the
+ * unified hierarchy's line, else the name=systemd one of a legacy
+ * hierarchy); NULL for none (no systemd, a kernel owner, a process gone or
+ * of another pid namespace). The last answer is kept: a dump lists a
+ * context's memberships one after the other.
+ */
+static const char *owner_unit(const struct owner *o)
+{
+	static char unit[256];
+	static uint32_t last_pid;
+	char path[64], line[1024], v2[1024] = "", v1[1024] = "";
+	FILE *f;
+
+	if (o->kind != RDMA_MCM_OWNER_USER || !HAS(o, OWNER_PID) || !o->pid ||
+	    !*cli_proc_root)
+		return NULL;
+	if (o->pid == last_pid)
+		return *unit ? unit : NULL;
+	last_pid = o->pid;
+	*unit = '\0';
+	snprintf(path, sizeof(path), "%s/%u/cgroup", cli_proc_root, o->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "0::", 3))
+			snprintf(v2, sizeof(v2), "%s", line + 3);
+		else if (strstr(line, ":name=systemd:"))
+			snprintf(v1, sizeof(v1), "%s",
+				 strstr(line, ":name=systemd:") + 14);
+	}
+	fclose(f);
+	if (!unit_of_path(v2, unit, sizeof(unit)))
+		unit_of_path(v1, unit, sizeof(unit));
+	return *unit ? unit : NULL;
+}
+
 static void owner_json(struct rec *r, const struct owner *o)
 {
+	const char *unit = owner_unit(o);
+
 	rec_str(r, "owner", rdma_mcm_nl_owner_str(o->kind));
 	if (HAS(o, OWNER_PID))
 		rec_u64(r, "pid", o->pid);
@@ -63,29 +131,28 @@ static void owner_json(struct rec *r, const struct owner *o)
 		rec_u64(r, "uid", o->uid);
 	if (HAS(o, OWNER_NAME))
 		rec_str(r, "comm", o->name);
+	if (unit)
+		rec_str(r, "unit", unit);
 }
 
 static void owner_text(const struct owner *o)
 {
+	const char *unit = owner_unit(o);
+
 	printf(" owner %s", rdma_mcm_nl_owner_str(o->kind));
 	if (HAS(o, OWNER_PID))
 		printf(" pid %u", o->pid);
 	if (HAS(o, OWNER_UID))
 		printf(" uid %u", o->uid);
-	if (!HAS(o, OWNER_NAME))
-		return;
-	/* as iproute2's rdma tool names a kernel owner: [module] */
-	printf(" comm %s", o->kind == RDMA_MCM_OWNER_KERNEL ? "[" : "");
-	print_name(o->name);
-	if (o->kind == RDMA_MCM_OWNER_KERNEL)
-		putchar(']');
-}
-
-/* " KEY NAME", the name escaped (a device's or a netdev's) */
-static void name_text(const char *k, const char *name)
-{
-	printf(" %s ", k);
-	print_name(name);
+	if (HAS(o, OWNER_NAME)) {
+		/* as iproute2's rdma tool names a kernel owner: [module] */
+		printf(" comm %s", o->kind == RDMA_MCM_OWNER_KERNEL ? "[" : "");
+		print_name(o->name);
+		if (o->kind == RDMA_MCM_OWNER_KERNEL)
+			putchar(']');
+	}
+	if (unit)
+		name_text("unit", unit);
 }
 
 static void addr_text(const struct sockaddr_storage *ss, char *buf,
@@ -98,10 +165,10 @@ static void addr_text(const struct sockaddr_storage *ss, char *buf,
 
 /* The filters' keys, and the bit of each in struct filter's seen */
 static const char *const filter_keys[] = {
-	"dev", "group", "state", "pid", "ctx", NULL,
+	"dev", "group", "state", "pid", "ctx", "unit", NULL,
 };
 
-enum { F_DEV, F_GROUP, F_STATE, F_PID, F_CTX };
+enum { F_DEV, F_GROUP, F_STATE, F_PID, F_CTX, F_UNIT };
 
 #define F_BIT(k)	(1U << (k))
 
@@ -111,6 +178,7 @@ struct filter {
 	int state;			/* -1: any */
 	long pid;			/* -1: any */
 	uint32_t ctx;			/* 0: any */
+	char unit[256];			/* "": any */
 	unsigned int seen;		/* F_BIT()s given */
 	unsigned long shown;
 	struct cli *cli;
@@ -159,6 +227,16 @@ static int filter_value(struct filter *f, int key, const char *val)
 		}
 		f->pid = (long)v;
 		return 0;
+	case F_UNIT:
+		if (!*val || strchr(val, '/') ||
+		    strlen(val) + sizeof(".service") > sizeof(f->unit)) {
+			cli_err("bad unit '%.100s'", val);
+			return EXIT_USAGE;
+		}
+		/* a name without a type is a service's, as for systemctl */
+		snprintf(f->unit, sizeof(f->unit), "%s%s", val,
+			 strchr(val, '.') ? "" : ".service");
+		return 0;
 	default:
 		if (cli_parse_uint(val, UINT32_MAX, &v) || !v) {
 			cli_err("bad ctx '%.100s'", val);
@@ -178,7 +256,7 @@ static int filter_value(struct filter *f, int key, const char *val)
 static int parse_filters(struct cli *cli, int argc, char **argv,
 			 unsigned int keys, int json_opts, struct filter *f)
 {
-	const char *names[F_CTX + 2], *k;
+	const char *names[F_UNIT + 2], *k;
 	int i, n = 0, key, ambiguous, ret;
 
 	memset(f, 0, sizeof(*f));
@@ -401,12 +479,27 @@ static void member_text(const struct rdma_mcm_nl_member *m)
 	putchar('\n');
 }
 
+/* Whether the owner runs in the unit the filter names */
+static int unit_matches(const struct filter *f, const struct owner *o)
+{
+	const char *unit;
+
+	if (!*f->unit)
+		return 1;
+	unit = owner_unit(o);
+	return unit && !strcmp(unit, f->unit);
+}
+
 static int on_member(const struct rdma_mcm_nl_member *m, void *arg)
 {
+	struct owner o = { m->present, m->owner_kind, m->owner_pid,
+			   m->owner_uid, m->owner_name };
 	struct filter *f = arg;
 	char a[80];
 
 	if (f->dev && (!HAS(m, DEV_NAME) || strcmp(f->dev, m->dev_name)))
+		return 0;
+	if (!unit_matches(f, &o))
 		return 0;
 	if (f->state >= 0 && m->state != f->state)
 		return 0;
@@ -449,8 +542,8 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 	int ret;
 
 	ret = parse_filters(cli, argc, argv, F_BIT(F_DEV) | F_BIT(F_GROUP) |
-			    F_BIT(F_STATE) | F_BIT(F_PID) | F_BIT(F_CTX), 1,
-			    &f);
+			    F_BIT(F_STATE) | F_BIT(F_PID) | F_BIT(F_CTX) |
+			    F_BIT(F_UNIT), 1, &f);
 	if (ret)
 		return ret == SAID_HELP ? 0 : ret;
 	return show_members(&f);
@@ -617,9 +710,13 @@ static void ctx_text(const struct rdma_mcm_nl_context *c)
 
 static int on_context(const struct rdma_mcm_nl_context *c, void *arg)
 {
+	struct owner o = { c->present, c->owner_kind, c->owner_pid,
+			   c->owner_uid, c->owner_name };
 	struct filter *f = arg;
 
 	if (f->dev && (!HAS(c, DEV_NAME) || strcmp(f->dev, c->dev_name)))
+		return 0;
+	if (!unit_matches(f, &o))
 		return 0;
 	if (f->pid >= 0 && (!HAS(c, OWNER_PID) || c->owner_pid != f->pid))
 		return 0;
@@ -636,7 +733,7 @@ static int on_context(const struct rdma_mcm_nl_context *c, void *arg)
 int cmd_ctx(struct cli *cli, int argc, char **argv)
 {
 	static const char *const objects[] = { "show", NULL };
-	static const char *const keys[] = { "dev", "pid", "ctx", NULL };
+	static const char *const keys[] = { "dev", "pid", "ctx", "unit", NULL };
 	struct rdma_mcm_nl *nl;
 	struct filter f;
 	int ret, ambiguous;
@@ -648,7 +745,7 @@ int cmd_ctx(struct cli *cli, int argc, char **argv)
 		argv++;
 	}
 	ret = parse_filters(cli, argc, argv, F_BIT(F_DEV) | F_BIT(F_PID) |
-			    F_BIT(F_CTX), 1, &f);
+			    F_BIT(F_CTX) | F_BIT(F_UNIT), 1, &f);
 	if (ret)
 		return ret == SAID_HELP ? 0 : ret;
 	if (cli_nl_open(&nl))

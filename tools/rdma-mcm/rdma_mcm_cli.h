@@ -105,6 +105,8 @@ typedef int (*cli_line_fn)(struct cli *cli, char *line);
 extern int cli_json;			/* -j: errors as JSON too */
 /* The module's directory in sysfs (a test may point it elsewhere) */
 extern const char *cli_sys_module;
+/* Where the processes' cgroups are read (/proc; "": not read) */
+extern const char *cli_proc_root;
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_usage(FILE *f);
 /* -j (@pretty 0) or -p (1), wherever it stands */

@@ -52,6 +52,8 @@
  *
  * The module: FAKE_NO_DEV (/dev/rdma_mcm does not open: ENOENT),
  * FAKE_MODULE_DIR (what /sys/module/rdma_mcm is: none without it).
+ * FAKE_PROC_DIR: what /proc is for the owners' cgroups (their systemd
+ * unit); none without it.
  *
  * check: FAKE_ROOT, the directory its /proc and /sys are under (a tree
  * cli/87-check.sh writes; none: the host's).
@@ -65,13 +67,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_cli.h"
 #include "fake_dev.h"
 #include "fake_nl.h"
 #include "fake_verbs.h"
 #include "rdma_mcm_priv.h"
-
-/* The CLI's (main.c); the example, which has none, leaves it NULL */
-extern const char *cli_sys_module __attribute__((weak));
 
 static unsigned long cycle_at, rejoin_at;
 
@@ -191,6 +191,8 @@ __attribute__((constructor)) static void fake_setup(void)
 	/* FAKE_ROOT: where check reads /proc and /sys (cli/87-check.sh) */
 	if (&hostmc_root)
 		hostmc_root = getenv("FAKE_ROOT") ? : "";
+	if (&cli_proc_root)
+		cli_proc_root = getenv("FAKE_PROC_DIR") ? : "";
 }
 
 __attribute__((destructor)) static void fake_check(void)

@@ -59,9 +59,9 @@
  * on rb_link_node() and rb_insert_color(), with the kernel's signatures.
  */
 #ifndef RDMA_MCM_HAVE_RB_FIND
-static __always_inline void
-rb_add(struct rb_node *node, struct rb_root *tree,
-       bool (*less)(struct rb_node *, const struct rb_node *))
+static __always_inline void rb_add(struct rb_node *node, struct rb_root *tree,
+				   bool (*less)(struct rb_node *,
+						const struct rb_node *))
 {
 	struct rb_node **link = &tree->rb_node, *parent = NULL;
 
@@ -164,12 +164,13 @@ rdma_mcm_set_active_memcg(struct mem_cgroup *memcg)
 	current->active_memcg = memcg;
 	return old;
 }
+
 #define set_active_memcg(memcg) rdma_mcm_set_active_memcg(memcg)
 #endif
 
 /* lockdep_assert_not_held() (5.16); without it, nothing is checked */
 #ifndef lockdep_assert_not_held
-#define lockdep_assert_not_held(l) do { (void)(l); } while (0)
+#define lockdep_assert_not_held(l) ((void)(l))
 #endif
 
 /*

@@ -444,17 +444,18 @@ sw_sniff_start() {
 # S1 and S2 (host 1's two addresses) and S3 (a third, never included),
 # REPORT (mcm_sniff's name of the current version's records), OLD and
 # OLD_LEAVE (the older version's, as force_igmp_version=2 and
-# force_mld_version=1 make the host send), OLD_KNOB and OLD_VER
+# force_mld_version=1 make the host send), OLD_VER (the value
+# knob_path's sysctl takes), VERSION (the current version's name)
 br_family() {
 	FAM=$1
 	if [ "$1" = 4 ]; then
 		S1=$(br4 1) S2=$(br4 11) S3=$(br4 12)
 		REPORT=igmpv3 OLD=igmpv2 OLD_LEAVE=leave
-		OLD_KNOB=force_igmp_version OLD_VER=2 VERSION=IGMPv3
+		OLD_VER=2 VERSION=IGMPv3
 	else
 		S1=$(br6 1) S2=$(br6 11) S3=$(br6 12)
-		REPORT=mldv2 OLD=mldv1 OLD_LEAVE=done
-		OLD_KNOB=force_mld_version OLD_VER=1 VERSION=MLDv2
+		REPORT=mldv2 OLD=mldv1 OLD_LEAVE="done"
+		OLD_VER=1 VERSION=MLDv2
 	fi
 }
 # addr_of N GROUP: host N's address of GROUP's family

@@ -22,6 +22,7 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bridge.sh"
+bridge_skip_without_eht
 
 BT=/tmp/bridge77
 COUNT=10

@@ -5,7 +5,7 @@
 # rxe1 and a group, it joins through rdma_mcm's exported API and logs
 # JOINED; rdma-mcm show lists the membership as the ULP's (comm
 # [rdma_mcm_example]); rmmod leaves it, and rdma_mcm's live-object
-# counters are back to zero. scripts/install-test boots it built against
+# counters are back to zero, and rdma_mcm unloads. scripts/install-test boots it built against
 # the installed SDK (vm-run --example-ulp); the VM suite, built with the
 # module.
 
@@ -22,7 +22,7 @@ not_shown() { ! rdma-mcm show | grep -qF " group $G "; }
 logged() { kmsg_since "$MARK" | grep -q "$ULP: $1"; }
 left_and_gone() { logged "left $G (0)" && not_shown; }
 
-plan 7
+plan 8
 ok "depmod knows $ULP, which depends on rdma_mcm" \
 	bash -c "modinfo -F depends $ULP | tr , '\n' | grep -qx rdma_mcm"
 diag "$ULP: $(modinfo -n $ULP) sha256 $(sha256sum "$(modinfo -n $ULP)" | cut -d' ' -f1)"
@@ -34,3 +34,6 @@ check "rmmod $ULP" rmmod $ULP
 ok "it logs that it left $G; rdma-mcm show lists $G no more" \
 	left_and_gone
 ok "rdma_mcm's live-object counters are zero" wait_for 10 live_zero
+# the next scripts load rdma_mcm themselves (20-ib-client counts what it
+# logs at load): leave it unloaded, as every script does
+check "rmmod rdma_mcm (the ULP's modprobe loaded it)" rmmod rdma_mcm

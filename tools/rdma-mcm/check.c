@@ -127,21 +127,6 @@ static int addr_bytes(const struct sockaddr_storage *ss, uint8_t *out)
 	return 0;
 }
 
-static int grow(void **v, size_t n, size_t *cap, size_t size)
-{
-	size_t c = *cap ? 2 * *cap : 16;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*v, c * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 #define HAS(obj, a)	RDMA_MCM_NL_HAS(obj, RDMA_MCM_A_##a)
 
 static int on_member(const struct rdma_mcm_nl_member *m, void *arg)
@@ -164,7 +149,7 @@ static int on_member(const struct rdma_mcm_nl_member *m, void *arg)
 	if (!HAS(m, GROUP) || (m->group.ss_family != AF_INET &&
 			       m->group.ss_family != AF_INET6))
 		return 0;
-	if (grow((void **)&ck->mem, ck->nmem, &ck->mcap, sizeof(*ck->mem)))
+	if (hostmc_grow((void **)&ck->mem, ck->nmem, &ck->mcap, sizeof(*ck->mem)))
 		return -1;
 	c = &ck->mem[ck->nmem];
 	memset(c, 0, sizeof(*c));
@@ -203,7 +188,7 @@ static struct ck_netdev *netdev_of(struct check *ck, const char *name,
 	for (i = 0; i < ck->nnd; i++)
 		if (!strcmp(ck->nd[i].name, name) && ck->nd[i].netns == netns)
 			return &ck->nd[i];
-	if (grow((void **)&ck->nd, ck->nnd, &ck->ndcap, sizeof(*ck->nd)))
+	if (hostmc_grow((void **)&ck->nd, ck->nnd, &ck->ndcap, sizeof(*ck->nd)))
 		return NULL;
 	nd = &ck->nd[ck->nnd++];
 	memset(nd, 0, sizeof(*nd));
@@ -229,7 +214,7 @@ static struct ck_group *group_of(struct ck_netdev *nd, int family,
 		if (nd->grp[i].family == family &&
 		    !memcmp(nd->grp[i].addr, addr, family_bytes(family)))
 			return &nd->grp[i];
-	if (grow((void **)&nd->grp, nd->ngrp, &nd->gcap, sizeof(*nd->grp)))
+	if (hostmc_grow((void **)&nd->grp, nd->ngrp, &nd->gcap, sizeof(*nd->grp)))
 		return NULL;
 	g = &nd->grp[nd->ngrp++];
 	memset(g, 0, sizeof(*g));

@@ -36,7 +36,7 @@
 const char *hostmc_root = "";
 
 /* Room for one more of @n elements of @size in *@v (capacity *@cap) */
-static int grow(void **v, size_t n, size_t *cap, size_t size)
+int hostmc_grow(void **v, size_t n, size_t *cap, size_t size)
 {
 	size_t c = *cap ? 2 * *cap : 16;
 	void *p;
@@ -53,7 +53,7 @@ static int grow(void **v, size_t n, size_t *cap, size_t size)
 
 static struct hm_dev *add_dev(struct hm_family *fam, size_t *cap)
 {
-	if (grow((void **)&fam->dev, fam->ndev, cap, sizeof(*fam->dev)))
+	if (hostmc_grow((void **)&fam->dev, fam->ndev, cap, sizeof(*fam->dev)))
 		return NULL;
 	memset(&fam->dev[fam->ndev], 0, sizeof(*fam->dev));
 	return &fam->dev[fam->ndev++];
@@ -61,7 +61,7 @@ static struct hm_dev *add_dev(struct hm_family *fam, size_t *cap)
 
 static struct hm_group *add_group(struct hm_family *fam, size_t *cap)
 {
-	if (grow((void **)&fam->grp, fam->ngrp, cap, sizeof(*fam->grp)))
+	if (hostmc_grow((void **)&fam->grp, fam->ngrp, cap, sizeof(*fam->grp)))
 		return NULL;
 	memset(&fam->grp[fam->ngrp], 0, sizeof(*fam->grp));
 	return &fam->grp[fam->ngrp++];
@@ -69,7 +69,7 @@ static struct hm_group *add_group(struct hm_family *fam, size_t *cap)
 
 static struct hm_filter *add_filter(struct hm_family *fam, size_t *cap)
 {
-	if (grow((void **)&fam->flt, fam->nflt, cap, sizeof(*fam->flt)))
+	if (hostmc_grow((void **)&fam->flt, fam->nflt, cap, sizeof(*fam->flt)))
 		return NULL;
 	memset(&fam->flt[fam->nflt], 0, sizeof(*fam->flt));
 	return &fam->flt[fam->nflt++];

@@ -20,6 +20,13 @@
 /* Where /proc and /sys are: "" (the host's), or a test's tree */
 extern const char *hostmc_root;
 
+/*
+ * Room for one more of @n elements of @size in the array *@v of capacity
+ * *@cap (doubled, from 16): 0, or -1 with *@v unchanged. check.c's tables
+ * grow the same way.
+ */
+int hostmc_grow(void **v, size_t n, size_t *cap, size_t size);
+
 /* A netdev as /proc/net/igmp or igmp6 lists it, in the kernel's order */
 struct hm_dev {
 	int ifindex;

@@ -36,6 +36,17 @@ DEFECTS = [
                              r"|rxe_rcv_mcast_pkt|rxe_mcast_\w+)$"),
     },
     {
+        "id": "rxe-mcast-attach-race",
+        "module": "rdma_rxe",
+        "title": "two QPs attaching one MGID at once race in rxe's "
+                 "multicast pool (\"key already exists\"); the process's "
+                 "exit then warns in ib_uverbs",
+        "since": "rxe's first release",
+        "fixed_version": (5, 18),
+        "fix": "RDMA/rxe: Replace pool with red-black tree for mcg",
+        "frames": None,	# the warning is ib_uverbs', at the file's close
+    },
+    {
         "id": "rxe-rnr-retry",
         "module": "rdma_rxe",
         "title": "rxe retries an RNR NAK at its next retransmit timer, "

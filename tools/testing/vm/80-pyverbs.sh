@@ -23,36 +23,29 @@ MCAST="test_rdmacm_async_multicast_traffic test_rdmacm_async_ex_multicast_traffi
 result_is() {
 	pyverbs_results "$1" | grep -qx "$3 tests\.test_rdmacm\.CMTestCase\.$2"
 }
-# A connection test rxe before 5.18 fails by itself (known-defects.rst:
-# its responder answers a send that finds no receive posted yet with
-# "RNR retry exceeded" at once): on such a kernel its result is not
-# judged, and a SKIP says so. Every other test is judged as anywhere.
-KNOWN=
-if [ "$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')" -lt 5018 ]; then
-	KNOWN=test_rdmacm_async_traffic_external_qp
-fi
 # cm_all FILE RESULT...: every test_rdmacm.CMTestCase test has one of
-# the RESULTs, and there is at least one (a KNOWN test: any result)
+# the RESULTs, and there is at least one
 cm_all() {
 	local f=$1 re
 	shift
 	re=$(echo "$@" | tr ' ' '|')
-	pyverbs_results "$f" | grep ' tests\.test_rdmacm\.CMTestCase\.' |
-		{ if [ -n "$KNOWN" ]; then grep -v "\.$KNOWN\$"; else cat; fi; } \
-		> $T/cm.results
+	pyverbs_results "$f" | grep ' tests\.test_rdmacm\.CMTestCase\.' > $T/cm.results
 	[ -s $T/cm.results ] && ! grep -qvE "^($re) " $T/cm.results
 }
-# cm_run FILE ARGS...: pyverbs_run, passing when the run passed, or when
-# only a KNOWN test failed or erred
-cm_run() {
-	local f=$1
-	pyverbs_run "$@" && return 0
-	[ -n "$KNOWN" ] && pyverbs_counts "$f" > /dev/null &&
-		cm_all "$f" ok skip
-}
 
-# one SKIP more where a known rxe defect leaves a test unjudged
-plan $((16 + (${#KNOWN} > 0)))
+# rxe before 5.18 (Debian 11's 5.10): two QPs attaching one MGID at once
+# race in its multicast pool ("rdma_rxe: key already exists"), and the
+# process's exit then WARNs in ib_uverbs, a console line that fails the
+# run; its RNR retry fails an RC test by itself too (known-defects.rst).
+# The suite is not run there, and a SKIP says so.
+if [ "$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')" -lt 5018 ]; then
+	plan 1
+	skip "rdma-core's pyverbs CM tests" \
+		"rxe of $(uname -r): its multicast attach race and RNR retry (Documentation/known-defects.rst)"
+	exit 0
+fi
+
+plan 16
 ok "rxe0 has a RoCE v2 GID of $BENCH_IP0" roce_v2_gid rxe0 $BENCH_IP0
 GID=$(roce_v2_gid rxe0 $BENCH_IP0)
 diag "--gid $GID ($BENCH_IP0 on $(cat /sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/$GID 2>&1))"
@@ -63,7 +56,7 @@ diag "run_tests.py itself, -k rdmacm: exit $?, $(pyverbs_counts $T/itself.log)" 
 
 s=$EPOCHREALTIME
 check "the suite's -k rdmacm tests run, none fails" \
-	cm_run $T/cm.log --dev rxe0 --gid "$GID" -v -k rdmacm
+	pyverbs_run $T/cm.log --dev rxe0 --gid "$GID" -v -k rdmacm
 diag "-k rdmacm: $(pyverbs_counts $T/cm.log) in $(awk -v a=$s -v b=$EPOCHREALTIME 'BEGIN { printf "%.1f", b - a }') s ($(grep '^Ran ' $T/cm.log))"
 cat $T/cm.log
 ok "pyverbs_counts agrees with unittest's count" pyverbs_counts $T/cm.log
@@ -86,7 +79,7 @@ check "rdma_mcm loads" modprobe rdma_mcm
 j0=$(joins)
 s=$EPOCHREALTIME
 check "through the preload: the suite's -k rdmacm tests run, none fails" \
-	preloaded cm_run $T/pre.log --dev rxe0 --gid "$GID" -v -k rdmacm
+	preloaded pyverbs_run $T/pre.log --dev rxe0 --gid "$GID" -v -k rdmacm
 j1=$(joins)
 diag "preloaded -k rdmacm: $(pyverbs_counts $T/pre.log) in $(awk -v a=$s -v b=$EPOCHREALTIME 'BEGIN { printf "%.1f", b - a }') s; rdma_mcm joins $j0 -> $j1"
 cat $T/pre.log
@@ -97,5 +90,3 @@ done
 ok "the multicast tests joined through rdma_mcm (its joins counter grew by at least 3)" \
 	[ $((j1 - j0)) -ge 3 ]
 ok "nothing of the tests is left in rdma_mcm" wait_for 30 live_zero
-[ -z "$KNOWN" ] ||
-	skip "$KNOWN judged" "rxe of $(uname -r) fails it by itself (RNR retry; Documentation/known-defects.rst)"

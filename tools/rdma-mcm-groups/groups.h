@@ -12,12 +12,15 @@
  *             leaves, events, retries
  *   netdev.c  a netdev's address, and rtnetlink's address and link events
  *   notify.c  systemd's notify protocol, and the log
+ *   watch.c   the querier watchdog: the IGMP/MLD queries heard where full
+ *             members are held, and the silences
  *   main.c    options, --check, the event loop, reload and stop
  */
 #ifndef RDMA_MCM_GROUPS_H
 #define RDMA_MCM_GROUPS_H
 
 #include <net/if.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -140,6 +143,12 @@ int grp_rtnl_open(void);
 /* Read what it has: 1 when an address or a link changed, 0, -1 */
 int grp_rtnl_read(int fd);
 
+/*
+ * The netdev that has address @ss now, into @dev (IF_NAMESIZE bytes); 0,
+ * or -EADDRNOTAVAIL when none has it
+ */
+int grp_netdev_of(const struct sockaddr_storage *ss, char *dev);
+
 /* hold.c */
 struct grp_hold;
 
@@ -181,5 +190,61 @@ void grp_hold_counts(const struct grp_hold *h, struct grp_counts *c);
 const char *grp_state_name(enum grp_state s);
 /* What the last grp_hold_apply() did: joins, leaves, kept, replaced */
 void grp_hold_last_apply(const struct grp_hold *h, unsigned int out[4]);
+/*
+ * Each context that holds a full member (joining, joined or waiting: the
+ * kernel reports it, or will again), once: its netdev ("" when bound by
+ * address), its family and address
+ */
+typedef void (*grp_place_fn)(void *arg, const char *dev, int family,
+			     const struct sockaddr_storage *src);
+void grp_hold_places(const struct grp_hold *h, grp_place_fn fn, void *arg);
+
+/* watch.c */
+struct grp_watch;
+struct mcm_query;
+
+/* CLOCK_MONOTONIC in milliseconds: the times the watchdog is given */
+int64_t grp_now_ms(void);
+/*
+ * A watchdog: @timeout_s 0 for the RFCs' Other Querier Present Interval;
+ * @state_file NULL for none (else rewritten whole on each change, removed
+ * by grp_watch_free()); @no_sockets for the tests (queries come from
+ * grp_watch_heard() only). NULL when memory ran out.
+ */
+struct grp_watch *grp_watch_new(unsigned int timeout_s, const char *state_file,
+				int no_sockets);
+void grp_watch_free(struct grp_watch *w);
+/* A sync: begin, want each (netdev, family) to watch, end closes the rest */
+void grp_watch_begin(struct grp_watch *w);
+void grp_watch_want(struct grp_watch *w, const char *dev, int family,
+		    int64_t now);
+void grp_watch_end(struct grp_watch *w);
+/* Fill @p with the sockets to poll; how many */
+size_t grp_watch_fds(const struct grp_watch *w, struct pollfd *p, size_t max);
+/* How many (netdev, family) are watched */
+size_t grp_watch_count(const struct grp_watch *w);
+/* Read every query that waits */
+void grp_watch_read(struct grp_watch *w, int64_t now);
+/* A query heard on @dev (the tests' way in); 0, or -1 when not watched */
+int grp_watch_heard(struct grp_watch *w, const char *dev,
+		    const struct mcm_query *q, int64_t now);
+/* Milliseconds until a silence is due, -1 for none */
+int grp_watch_timeout_ms(const struct grp_watch *w, int64_t now);
+/* Note the silences due at @now (logged once each) */
+void grp_watch_tick(struct grp_watch *w, int64_t now);
+/* "; no querier: IGMP on eth0, MLD on eth0" for STATUS=, or "" */
+void grp_watch_status(const struct grp_watch *w, char *buf, size_t len);
+/* The state file, when something changed */
+void grp_watch_flush(struct grp_watch *w);
+
+struct grp_watch_stats {
+	int listening;		/* -1: not watched */
+	int silent;
+	uint64_t queries, ignored, silences;
+	int64_t interval_ms;
+};
+
+void grp_watch_stats(const struct grp_watch *w, const char *dev, int family,
+		     struct grp_watch_stats *st);
 
 #endif /* RDMA_MCM_GROUPS_H */

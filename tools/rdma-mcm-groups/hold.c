@@ -681,6 +681,25 @@ void grp_hold_counts(const struct grp_hold *h, struct grp_counts *c)
 	c->total = (unsigned int)h->n;
 }
 
+void grp_hold_places(const struct grp_hold *h, grp_place_fn fn, void *arg)
+{
+	const struct grp_ctx *c;
+	const struct grp_member *m;
+	size_t i;
+
+	for (c = h->ctxs; c; c = c->next) {
+		for (i = 0; i < h->n; i++) {
+			m = h->m[i];
+			if (m->ctx == c && m->e.type == RDMA_MCM_JOIN_FULLMEMBER &&
+			    (m->state == GRP_JOINING || m->state == GRP_JOINED ||
+			     m->state == GRP_WAITING))
+				break;
+		}
+		if (i < h->n)
+			fn(arg, c->dev, c->family, &c->src);
+	}
+}
+
 const char *grp_state_name(enum grp_state s)
 {
 	return (unsigned int)s < GRP_NR_STATES ? state_names[s] : "unknown";

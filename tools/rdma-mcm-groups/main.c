@@ -37,7 +37,8 @@
 			 RDMA_MCM_EVENT_BIT(RDMA_MCM_EVENT_DEVICE_ADDED))
 
 static const char usage_text[] =
-"Usage: rdma-mcm-groups [-d DIR] [--check [-j [-p]]]\n"
+"Usage: rdma-mcm-groups [-d DIR] [-q auto|off|SECONDS] [-s FILE]\n"
+"       rdma-mcm-groups [-d DIR] --check [-j [-p]]\n"
 "       rdma-mcm-groups -h | --help | -V | --version\n"
 "\n"
 "Holds the RDMA multicast memberships that DIR/*.conf name (one a line:\n"
@@ -48,8 +49,16 @@ static const char usage_text[] =
 "an error is refused whole (at start: exit status 2; on SIGHUP the\n"
 "memberships held stay). The program of rdma-mcm-groups.service\n"
 "(systemd, Type=notify: READY=1, STATUS=, RELOADING=1, STOPPING=1).\n"
+"Where it holds a full member it listens for IGMP/MLD queries (needs\n"
+"CAP_NET_RAW) and warns when no querier is heard for the timeout.\n"
 "\n"
 "  -d, --config-dir DIR  the configuration (default " GRP_CONF_DIR ")\n"
+"  -q, --querier-timeout auto|off|SECONDS\n"
+"                        warn when no query is heard for this long (auto,\n"
+"                        the default: the RFCs' Other Querier Present\n"
+"                        Interval, 255 s unless the querier says other)\n"
+"  -s, --state-file FILE the queriers heard, as JSON lines (default\n"
+"                        $RUNTIME_DIRECTORY/queriers.json under systemd)\n"
 "  -c, --check           check the configuration, print its memberships\n"
 "                        and exit: 0 valid, 2 not (FILE:LINE: on stderr)\n"
 "  -j, --json            with --check, JSON lines (errors too)\n"
@@ -61,6 +70,9 @@ struct opts {
 	const char *dir;
 	int check;
 	int json;
+	int watch_off;
+	unsigned int querier_timeout_s;	/* 0: auto */
+	const char *state_file;
 };
 
 /* An error of the configuration, in the log (the service) */
@@ -151,6 +163,7 @@ struct service {
 	const char *dir;
 	struct rdma_mcm_channel *ch;
 	struct grp_hold *h;
+	struct grp_watch *w;		/* NULL: the watchdog is off */
 	int rtnl;
 	char reload_error[600];	/* the last reload's refusal, until one passes */
 	char status[800];	/* the last STATUS= sent */
@@ -183,6 +196,8 @@ static void update_status(struct service *s)
 			at += (size_t)snprintf(text + at, sizeof(text) - at,
 					       ", %u %s", c.n[order[i]],
 					       names[order[i]]);
+	if (s->w && at < sizeof(text))
+		grp_watch_status(s->w, text + at, sizeof(text) - at);
 	if (!strcmp(text, s->status))
 		return;
 	snprintf(s->status, sizeof(s->status), "%s", text);
@@ -259,6 +274,21 @@ static int start(struct service *s)
 	return err ? 1 : 0;
 }
 
+/* The signals that came: 1 when one of them stops the service */
+static int read_signals(struct service *s, int sfd, struct signalfd_siginfo *si)
+{
+	while (read(sfd, si, sizeof(*si)) == sizeof(*si)) {
+		if (si->ssi_signo == SIGHUP) {
+			on_sighup(s);
+			continue;
+		}
+		grp_log(LOG_INFO, "%s: leaving every membership",
+			strsignal((int)si->ssi_signo));
+		return 1;
+	}
+	return 0;
+}
+
 /* SIGHUP, SIGTERM and SIGINT, blocked, as a descriptor to poll */
 static int signal_fd(void)
 {
@@ -274,50 +304,126 @@ static int signal_fd(void)
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
+struct place_arg {
+	struct grp_watch *w;
+	int64_t now;
+};
+
+/* A place of a full member: its netdev and family are watched */
+static void want_place(void *arg, const char *dev, int family,
+		       const struct sockaddr_storage *src)
+{
+	struct place_arg *a = arg;
+	char name[IF_NAMESIZE];
+
+	if (!*dev) {
+		/* bound by address: the netdev that has it now */
+		if (grp_netdev_of(src, name))
+			return;
+		dev = name;
+	}
+	grp_watch_want(a->w, dev, family, a->now);
+}
+
+/* The watchdog follows the places of the full members held */
+static void watch_sync(struct service *s, int64_t now)
+{
+	struct place_arg a = { .w = s->w, .now = now };
+
+	if (!s->w)
+		return;
+	grp_watch_begin(s->w);
+	grp_hold_places(s->h, want_place, &a);
+	grp_watch_end(s->w);
+	grp_watch_tick(s->w, now);
+	grp_watch_flush(s->w);
+}
+
+/* The sooner of two poll timeouts (-1: none) */
+static int sooner(int a, int b)
+{
+	if (a < 0)
+		return b;
+	return b < 0 || a < b ? a : b;
+}
+
 /* Until SIGTERM or SIGINT (0), or the channel fails (1) */
 static int serve(struct service *s, int sfd)
 {
 	struct signalfd_siginfo si;
-	struct pollfd p[3];
+	struct pollfd *p = NULL, *np;
+	size_t n, cap = 0;
 	int ret = 0, ms;
 
-	p[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-	p[1] = (struct pollfd){ .fd = rdma_mcm_get_fd(s->ch), .events = POLLIN };
-	p[2] = (struct pollfd){ .fd = s->rtnl, .events = POLLIN };
 	for (;;) {
+		watch_sync(s, grp_now_ms());
 		update_status(s);
-		ms = grp_hold_retry_ms(s->h);
-		if (poll(p, 3, ms) < 0 && errno != EINTR) {
-			grp_log(LOG_ERR, "poll: %s", strerror(errno));
-			return 1;
+		n = 3 + (s->w ? grp_watch_count(s->w) : 0);
+		if (n > cap) {
+			np = realloc(p, n * sizeof(*p));
+			if (!np) {
+				grp_log(LOG_ERR, "poll: out of memory");
+				ret = 1;
+				break;
+			}
+			p = np;
+			cap = n;
 		}
-		if (grp_hold_events(s->h))
-			return 1;
+		p[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = rdma_mcm_get_fd(s->ch),
+					.events = POLLIN };
+		p[2] = (struct pollfd){ .fd = s->rtnl, .events = POLLIN };
+		n = 3 + (s->w ? grp_watch_fds(s->w, p + 3, cap - 3) : 0);
+		ms = grp_hold_retry_ms(s->h);
+		if (s->w)
+			ms = sooner(ms, grp_watch_timeout_ms(s->w, grp_now_ms()));
+		if (poll(p, (nfds_t)n, ms) < 0 && errno != EINTR) {
+			grp_log(LOG_ERR, "poll: %s", strerror(errno));
+			ret = 1;
+			break;
+		}
+		if (s->w)
+			grp_watch_read(s->w, grp_now_ms());
+		if (grp_hold_events(s->h)) {
+			ret = 1;
+			break;
+		}
 		if (p[2].revents && grp_rtnl_read(s->rtnl) > 0)
 			grp_hold_retry(s->h);
 		else if (!grp_hold_retry_ms(s->h))
 			grp_hold_retry_due(s->h);
-		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-			if (si.ssi_signo == SIGHUP) {
-				on_sighup(s);
-				continue;
-			}
-			grp_log(LOG_INFO, "%s: leaving every membership",
-				strsignal((int)si.ssi_signo));
-			return ret;
-		}
+		if (read_signals(s, sfd, &si))
+			break;
 	}
+	free(p);
+	return ret;
 }
 
 static int run(const struct opts *o)
 {
 	struct service s = { .dir = o->dir, .rtnl = -1 };
+	const char *rt = getenv("RUNTIME_DIRECTORY");
+	char state[4096] = "";
 	int sfd, ret;
 
 	sfd = signal_fd();
 	if (sfd < 0) {
 		grp_log(LOG_ERR, "signalfd: %s", strerror(errno));
 		return 1;
+	}
+	if (o->state_file)
+		snprintf(state, sizeof(state), "%s", o->state_file);
+	else if (rt && *rt)
+		/* systemd's RuntimeDirectory=: the first, if several */
+		snprintf(state, sizeof(state), "%.*s/queriers.json",
+			 (int)strcspn(rt, ":"), rt);
+	if (!o->watch_off) {
+		s.w = grp_watch_new(o->querier_timeout_s, state, 0);
+		if (!s.w) {
+			grp_log(LOG_ERR, "querier watchdog: out of memory");
+			close(sfd);
+			return 1;
+		}
 	}
 	ret = start(&s);
 	if (!ret) {
@@ -326,6 +432,7 @@ static int run(const struct opts *o)
 		ret = serve(&s, sfd);
 		grp_notify("STOPPING=1");
 	}
+	grp_watch_free(s.w);
 	grp_hold_close(s.h);
 	rdma_mcm_close_channel(s.ch);
 	if (s.rtnl >= 0)
@@ -334,11 +441,39 @@ static int run(const struct opts *o)
 	return ret;
 }
 
+/* -q auto|off|SECONDS (1 to 86400); 0, or -1 with the error printed */
+static int parse_timeout(const char *arg, struct opts *o)
+{
+	unsigned long v;
+	char *end;
+
+	o->watch_off = 0;
+	o->querier_timeout_s = 0;
+	if (!strcmp(arg, "auto"))
+		return 0;
+	if (!strcmp(arg, "off") || !strcmp(arg, "0")) {
+		o->watch_off = 1;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v > 86400) {
+		fprintf(stderr,
+			"rdma-mcm-groups: querier timeout '%s': auto, off or 1 to 86400 seconds\n",
+			arg);
+		return -1;
+	}
+	o->querier_timeout_s = (unsigned int)v;
+	return 0;
+}
+
 static const struct option long_options[] = {
 	{ "config-dir", required_argument, NULL, 'd' },
 	{ "check", no_argument, NULL, 'c' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
+	{ "querier-timeout", required_argument, NULL, 'q' },
+	{ "state-file", required_argument, NULL, 's' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -352,7 +487,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:cjphV", long_options,
+	while ((c = getopt_long(argc, argv, "d:cjpq:s:hV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -360,6 +495,13 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			o.check = 1;
+			break;
+		case 'q':
+			if (parse_timeout(optarg, &o))
+				return GRP_EXIT_CONFIG;
+			break;
+		case 's':
+			o.state_file = optarg;
 			break;
 		case 'p':
 			cli_pretty = 1;
@@ -377,6 +519,11 @@ int main(int argc, char **argv)
 		default:
 			if (optopt == 'd')
 				fprintf(stderr, "rdma-mcm-groups: option -d needs a directory\n");
+			else if (optopt == 'q')
+				fprintf(stderr,
+					"rdma-mcm-groups: option -q needs auto, off or a number of seconds\n");
+			else if (optopt == 's')
+				fprintf(stderr, "rdma-mcm-groups: option -s needs a file\n");
 			else if (optopt)
 				fprintf(stderr, "rdma-mcm-groups: invalid option -%c\n",
 					optopt);

@@ -17,6 +17,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -69,6 +70,17 @@ int grp_netdev_addr(const char *dev, int family, struct sockaddr_storage *ss)
 	return 0;
 }
 
+/* @i's address as grp_addr_cmp() compares it: a global IPv6 one unscoped */
+static void ifa_addr_of(const struct ifaddrs *i, struct sockaddr_storage *a)
+{
+	memset(a, 0, sizeof(*a));
+	memcpy(a, i->ifa_addr, i->ifa_addr->sa_family == AF_INET ?
+	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	if (a->ss_family == AF_INET6 &&
+	    !IN6_IS_ADDR_LINKLOCAL(&((struct sockaddr_in6 *)a)->sin6_addr))
+		((struct sockaddr_in6 *)a)->sin6_scope_id = 0;
+}
+
 int grp_netdev_has(const char *dev, const struct sockaddr_storage *ss)
 {
 	struct sockaddr_storage a;
@@ -81,16 +93,33 @@ int grp_netdev_has(const char *dev, const struct sockaddr_storage *ss)
 		if (!i->ifa_addr || i->ifa_addr->sa_family != ss->ss_family ||
 		    strcmp(i->ifa_name, dev))
 			continue;
-		memset(&a, 0, sizeof(a));
-		memcpy(&a, i->ifa_addr, ss->ss_family == AF_INET ?
-		       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
-		if (a.ss_family == AF_INET6 &&
-		    !IN6_IS_ADDR_LINKLOCAL(&((struct sockaddr_in6 *)&a)->sin6_addr))
-			((struct sockaddr_in6 *)&a)->sin6_scope_id = 0;
+		ifa_addr_of(i, &a);
 		found = !grp_addr_cmp(&a, ss);
 	}
 	freeifaddrs(ifa);
 	return found;
+}
+
+int grp_netdev_of(const struct sockaddr_storage *ss, char *dev)
+{
+	struct sockaddr_storage a;
+	struct ifaddrs *ifa, *i;
+	int ret = -EADDRNOTAVAIL;
+
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (i = ifa; i; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != ss->ss_family)
+			continue;
+		ifa_addr_of(i, &a);
+		if (grp_addr_cmp(&a, ss))
+			continue;
+		snprintf(dev, IF_NAMESIZE, "%s", i->ifa_name);
+		ret = 0;
+		break;
+	}
+	freeifaddrs(ifa);
+	return ret;
 }
 
 int grp_rtnl_open(void)

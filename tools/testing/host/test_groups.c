@@ -6,6 +6,7 @@
  * reload changes (kept, left, joined, replaced) for small and large sets.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "groups.h"
 #include "harness.h"
+#include "querier.h"
 
 /* --- errors, as the service reports them --------------------------------------- */
 
@@ -534,6 +536,181 @@ out:
 	free(b);
 }
 
+/* --- the querier watchdog (watch.c), on times the test gives ------------------- */
+
+static struct mcm_query query(int family, int version, const char *src,
+			      uint32_t qqi_s, uint8_t qrv, uint32_t mrt_ms)
+{
+	struct mcm_query q = { .family = family, .version = version,
+			       .qqi_s = qqi_s, .qrv = qrv,
+			       .max_resp_ms = mrt_ms };
+
+	inet_pton(family, src, q.src);
+	return q;
+}
+
+/* One sync: @dev watched for @family (NULL: nothing) */
+static void want(struct grp_watch *w, const char *dev, int family, int64_t now)
+{
+	grp_watch_begin(w);
+	if (dev)
+		grp_watch_want(w, dev, family, now);
+	grp_watch_end(w);
+}
+
+static void test_watch_silence(void)
+{
+	struct grp_watch *w = grp_watch_new(0, NULL, 1);
+	struct grp_watch_stats st;
+	struct mcm_query q;
+	char status[200];
+
+	CHECK(w);
+	if (!w)
+		return;
+	want(w, "eth0", AF_INET, 1000);
+	grp_watch_stats(w, "eth0", AF_INET, &st);
+	/* RFC 3376's defaults until a querier says other: 2 x 125 + 10 / 2 s */
+	CHECK(st.listening == 1 && st.interval_ms == 255000);
+	CHECK(grp_watch_timeout_ms(w, 1000) == 255000);
+	/* a sync later does not restart the wait */
+	want(w, "eth0", AF_INET, 200000);
+	CHECK(grp_watch_timeout_ms(w, 200000) == 56000);
+	grp_watch_tick(w, 255999);
+	grp_watch_stats(w, "eth0", AF_INET, &st);
+	CHECK(!st.silent && !st.silences);
+	grp_watch_status(w, status, sizeof(status));
+	CHECK(!strcmp(status, ""));
+	grp_watch_tick(w, 256000);
+	grp_watch_stats(w, "eth0", AF_INET, &st);
+	CHECK(st.silent && st.silences == 1);
+	grp_watch_status(w, status, sizeof(status));
+	CHECK(!strcmp(status, "; no querier: IGMP on eth0"));
+	/* silent: no timer until a query comes, and counted once */
+	CHECK(grp_watch_timeout_ms(w, 300000) == -1);
+	grp_watch_tick(w, 900000);
+	grp_watch_stats(w, "eth0", AF_INET, &st);
+	CHECK(st.silences == 1);
+
+	/* an IGMPv3 query: its robustness and interval make the timeout */
+	q = query(AF_INET, 3, "192.0.2.1", 10, 3, 2000);
+	CHECK(!grp_watch_heard(w, "eth0", &q, 1000000));
+	grp_watch_stats(w, "eth0", AF_INET, &st);
+	CHECK(!st.silent && st.queries == 1 && st.interval_ms == 31000);
+	grp_watch_status(w, status, sizeof(status));
+	CHECK(!strcmp(status, ""));
+	CHECK(grp_watch_timeout_ms(w, 1000000) == 31000);
+	/* robustness 0 counts as the default 2 */
+	q = query(AF_INET, 3, "192.0.2.1", 10, 0, 0);
+	grp_watch_heard(w, "eth0", &q, 1000000);
+	grp_watch_stats(w, "eth0", AF_INET, &st);
+	CHECK(st.interval_ms == 20000);
+	/* IGMPv2 says no interval: the defaults again */
+	q = query(AF_INET, 2, "192.0.2.1", 0, 0, 10000);
+	grp_watch_heard(w, "eth0", &q, 1000000);
+	grp_watch_stats(w, "eth0", AF_INET, &st);
+	CHECK(st.interval_ms == 255000 && st.queries == 3);
+	grp_watch_tick(w, 1254999);
+	grp_watch_stats(w, "eth0", AF_INET, &st);
+	CHECK(!st.silent);
+	grp_watch_tick(w, 1255000);
+	grp_watch_stats(w, "eth0", AF_INET, &st);
+	CHECK(st.silent && st.silences == 2);
+	grp_watch_free(w);
+}
+
+static void test_watch_ignored_and_places(void)
+{
+	struct grp_watch *w = grp_watch_new(5, NULL, 1);
+	struct grp_watch_stats st;
+	struct mcm_query q;
+	char status[200];
+
+	CHECK(w);
+	if (!w)
+		return;
+	grp_watch_begin(w);
+	grp_watch_want(w, "eth0", AF_INET6, 0);
+	grp_watch_want(w, "eth1", AF_INET, 0);
+	grp_watch_want(w, "eth1", AF_INET6, 0);
+	grp_watch_end(w);
+	CHECK(grp_watch_count(w) == 3);
+	/* a timeout set: the queries' intervals do not change it */
+	q = query(AF_INET6, 2, "fe80::1", 60, 2, 10000);
+	CHECK(!grp_watch_heard(w, "eth0", &q, 1000));
+	grp_watch_stats(w, "eth0", AF_INET6, &st);
+	CHECK(st.interval_ms == 5000 && st.queries == 1);
+	/* a query the host ignores refreshes nothing: the silence comes */
+	q = query(AF_INET6, 2, "2001:db8::1", 60, 2, 10000);
+	q.ignored = "its source is not link-local";
+	CHECK(!grp_watch_heard(w, "eth0", &q, 3000));
+	grp_watch_stats(w, "eth0", AF_INET6, &st);
+	CHECK(st.ignored == 1 && st.queries == 1);
+	grp_watch_tick(w, 5999);
+	grp_watch_stats(w, "eth0", AF_INET6, &st);
+	CHECK(!st.silent);
+	grp_watch_tick(w, 6000);
+	grp_watch_stats(w, "eth0", AF_INET6, &st);
+	CHECK(st.silent && st.silences == 1);
+	grp_watch_status(w, status, sizeof(status));
+	/* eth1's both, which heard nothing since 0, and eth0's MLD */
+	CHECK(strstr(status, "; no querier: ") == status &&
+	      strstr(status, "MLD on eth0") && strstr(status, "IGMP on eth1") &&
+	      strstr(status, "MLD on eth1"));
+	/* a query on a netdev not watched, or of the other family */
+	q = query(AF_INET, 3, "192.0.2.1", 10, 2, 1000);
+	CHECK(grp_watch_heard(w, "eth9", &q, 7000) == -1);
+	CHECK(grp_watch_heard(w, "eth0", &q, 7000) == -1);
+	/* the full members on eth1 are gone: eth1 is no longer watched */
+	want(w, "eth0", AF_INET6, 8000);
+	CHECK(grp_watch_count(w) == 1);
+	grp_watch_stats(w, "eth1", AF_INET, &st);
+	CHECK(st.listening == -1);
+	grp_watch_status(w, status, sizeof(status));
+	CHECK(!strcmp(status, "; no querier: MLD on eth0"));
+	want(w, NULL, 0, 9000);
+	CHECK(grp_watch_count(w) == 0 && grp_watch_timeout_ms(w, 9000) == -1);
+	grp_watch_free(w);
+}
+
+/* The state file: one JSON line per netdev and family, and gone at the end */
+static void test_watch_state_file(void)
+{
+	char dir[] = "/tmp/grp-watch-XXXXXX", path[64], buf[4096];
+	struct grp_watch *w;
+	struct mcm_query q;
+	struct stat sb;
+	size_t n;
+	FILE *f;
+
+	CHECK(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/queriers.json", dir);
+	w = grp_watch_new(0, path, 1);
+	CHECK(w);
+	if (!w)
+		return;
+	want(w, "eth0", AF_INET, 0);
+	q = query(AF_INET, 3, "192.0.2.7", 125, 2, 10000);
+	grp_watch_heard(w, "eth0", &q, 1000);
+	grp_watch_tick(w, 1000 + 255000);
+	grp_watch_flush(w);
+	f = fopen(path, "r");
+	CHECK(f);
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+	CHECK(strstr(buf, "\"dev\":\"eth0\"") && strstr(buf, "\"protocol\":\"igmp\""));
+	CHECK(strstr(buf, "\"querier\":\"192.0.2.7\"") &&
+	      strstr(buf, "\"version\":\"igmpv3\""));
+	CHECK(strstr(buf, "\"silent\":true") && strstr(buf, "\"silences\":1") &&
+	      strstr(buf, "\"timeout_ms\":255000"));
+	CHECK(strchr(buf, '\n') == buf + n - 1);
+	grp_watch_free(w);
+	CHECK(stat(path, &sb) && errno == ENOENT);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -547,5 +724,10 @@ int main(void)
 	      test_directory);
 	h_run("reload plan: kept, left, joined, replaced", test_plans);
 	h_run("reload plan: 20,000 memberships, one walk", test_large_plan);
+	h_run("querier watchdog: a silence at the RFCs' interval, once; the query's own",
+	      test_watch_silence);
+	h_run("querier watchdog: a timeout set, ignored queries, the places followed",
+	      test_watch_ignored_and_places);
+	h_run("querier watchdog: the state file", test_watch_state_file);
 	return h_finish();
 }

@@ -33,7 +33,18 @@
 #   memberships named by netdev move to it (show's src), and back;
 # - SIGTERM: STOPPING=1, exit 0, nothing left (show, IGMP, MLD, filters);
 # - SIGKILL of a second run: the kernel leaves everything when the file
-#   closes; no live object.
+#   closes; no live object;
+# - the querier watchdog: without CAP_NET_RAW (uid 65534) it says it is
+#   off, once per family; as root, with -q 3 and a state file, it watches
+#   veth1 for IGMP and MLD (where the full members are) and not veth0
+#   (a send-only member there); no query in 3 s: one warning per family,
+#   STATUS= names both, the state file counts a silence; an IGMPv3 query
+#   from veth0 (mcm_query): heard again, querier, version, interval and
+#   robustness in the state file, STATUS= names MLD only; an MLD query
+#   from a global address is ignored as the host ignores it; MLDv2 from a
+#   link-local one is heard; silent again once the querier stops (2
+#   silences); a reload without the IPv6 member stops the MLD watch;
+#   SIGTERM removes the state file.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -41,6 +52,7 @@ T=/tmp/groups
 D=$T/groups.d
 GROUPS_BIN=/usr/sbin/rdma-mcm-groups
 NOTIFY=/usr/libexec/rdma_mcm/bin/mcm_notify
+QUERY=/usr/libexec/rdma_mcm/bin/mcm_query
 SOCK=@rdma-mcm-groups-test
 NOBODY=65534
 CG=/sys/fs/cgroup
@@ -57,6 +69,8 @@ S4=$BENCH_IP0		# the sources: rxe0's addresses
 S4X=192.0.2.3
 S6=$BENCH_IP6_0
 MOVED=192.0.2.12	# veth1's address for a while
+Q6=fe80::83		# veth0's querier address (MLD: link-local)
+QJ=$T/queriers.json	# the watchdog's state file
 
 mkdir -p $D
 chmod 0755 $T $D
@@ -69,10 +83,10 @@ status_is() { [ "$(last_status)" = "$1" ]; }
 status_starts() { case $(last_status) in "$1"*) return 0 ;; esac; return 1; }
 log_count() { grep -c -- "$1" $T/log; }
 # start_groups [setpriv ARGS...]: the service in the background, its log
-# in $T/log, its pid in GPID
+# in $T/log, its pid in GPID; $GROUPS_OPTS its options beyond -d
 start_groups() {
 	: > $T/log
-	NOTIFY_SOCKET=$SOCK "$@" $GROUPS_BIN -d $D >> $T/log 2>&1 &
+	NOTIFY_SOCKET=$SOCK "$@" $GROUPS_BIN -d $D ${GROUPS_OPTS:-} >> $T/log 2>&1 &
 	GPID=$!
 }
 as_nobody() { start_groups setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups --nnp; }
@@ -137,8 +151,9 @@ at_exit cg_out
 at_exit "ip addr replace $BENCH_IP1/24 dev veth1; ip addr del $MOVED/24 dev veth1 2>/dev/null; echo 0 > /proc/sys/net/ipv4/conf/veth1/promote_secondaries"
 at_exit "bench_rxe rxe1 veth1"
 at_exit bench_ipv6_down
+at_exit "ip -6 addr del $Q6/64 dev veth0 2>/dev/null"
 
-plan 47
+plan 63
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "$BENCH_IP6_0 on veth0, $BENCH_IP6_1 on veth1: RoCE v2 GIDs" bench_ipv6
 $NOTIFY -t 1800 $SOCK > $T/notify 2>&1 &
@@ -189,6 +204,12 @@ ok "IGMP: $G1 on veth1; $G2 (send-only) not" igmp_first
 ok "mcfilter: veth1 $G3 $S4 INC 1" wait_for 10 mcfilter_is veth1 $G3 $S4 "1 0"
 mld_first() { in_igmp6 veth1 $G6 && mcfilter6_is veth1 $G7 $S6 "1 0"; }
 ok "MLD: $G6 on veth1; mcfilter6: veth1 $G7 $S6 INC 1" mld_first
+watch_off_once() {
+	[ "$(grep -c 'dev veth1: querier watchdog off for IGMP: Operation not permitted (it needs CAP_NET_RAW)$' $T/log)" -eq 1 ] &&
+		[ "$(grep -c 'dev veth1: querier watchdog off for MLD: Operation not permitted (it needs CAP_NET_RAW)$' $T/log)" -eq 1 ]
+}
+ok "uid $NOBODY, no CAP_NET_RAW: the querier watchdog says it is off, once for IGMP, once for MLD" \
+	watch_off_once
 
 # --- the unit that owns them -------------------------------------------------------------
 rm -f $T/s.in
@@ -370,4 +391,89 @@ kill -KILL $GPID
 wait $GPID 2>/dev/null
 ok "SIGKILL: nothing left once the kernel closed the file" wait_for 60 nothing_left
 ok "no live object" wait_for 30 live_zero
+cat $T/log
+
+# --- the querier watchdog ---------------------------------------------------------------
+# qj DEV FAMILY KEY: KEY of DEV's FAMILY line in the state file, as JSON
+qj() {
+	python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["dev"] == sys.argv[2] and o["family"] == sys.argv[3]:
+        print(json.dumps(o[sys.argv[4]]))' $QJ "$@" 2> /dev/null
+}
+qj_is() { [ "$(qj "$1" "$2" "$3")" = "$4" ]; }
+qj_lines() { [ -f $QJ ] && [ "$(wc -l < $QJ)" -eq "$1" ]; }
+rm -f $D/*.conf
+cat > $D/40-watch.conf <<EOF
+group $G1 dev veth1
+group $G6 dev veth1
+group $G2 dev veth0 type send-only
+EOF
+ip -6 addr add $Q6/64 dev veth0 nodad
+GROUPS_OPTS="-q 3 -s $QJ" start_groups
+ok "a run as root with -q 3 -s $QJ: STATUS=3 memberships: 3 joined" \
+	wait_for 60 status_starts "3 memberships: 3 joined"
+watching() {
+	qj_lines 2 && qj_is veth1 inet listening true && qj_is veth1 inet6 listening true &&
+		qj_is veth1 inet timeout_ms 3000 && [ -z "$(qj veth0 inet listening)" ]
+}
+ok "it listens on veth1 for IGMP and MLD, not on veth0 (send-only there)" wait_for 30 watching
+cat $QJ
+silent_both() {
+	[ "$(grep -c 'dev veth1: no IGMP query heard in [0-9]* s: without a querier' $T/log)" -eq 1 ] &&
+		[ "$(grep -c 'dev veth1: no MLD query heard in [0-9]* s: without a querier' $T/log)" -eq 1 ] &&
+		qj_is veth1 inet silences 1 && qj_is veth1 inet6 silences 1 &&
+		qj_is veth1 inet silent true && qj_is veth1 inet6 querier null
+}
+ok "no query in 3 s: one warning for IGMP, one for MLD; the state file counts a silence each" \
+	wait_for 60 silent_both
+status_names_both() {
+	case $(last_status) in
+	"3 memberships: 3 joined; no querier: "*"IGMP on veth1"*) ;;
+	*) return 1 ;;
+	esac
+	case $(last_status) in *"MLD on veth1"*) return 0 ;; esac
+	return 1
+}
+ok "STATUS= names both: 3 memberships: 3 joined; no querier: ..." wait_for 30 status_names_both
+ok "mcm_query sends an IGMPv3 query from veth0 ($BENCH_IP0, interval 125 s, robustness 2)" \
+	$QUERY -i veth0 -V igmpv3 -s $BENCH_IP0 -q 125 -r 2 -m 10 -c 1
+igmp_heard() {
+	grep -q "dev veth1: IGMP query heard again, from $BENCH_IP0 (igmpv3), [0-9]* s after the last$" $T/log &&
+		qj_is veth1 inet querier "\"$BENCH_IP0\"" && qj_is veth1 inet version '"igmpv3"' &&
+		qj_is veth1 inet qqi_s 125 && qj_is veth1 inet qrv 2 &&
+		[ "$(qj veth1 inet queries)" -ge 1 ]
+}
+ok "heard again: the log, and querier, version, interval, robustness in the state file" \
+	wait_for 60 igmp_heard
+cat $QJ
+ok "STATUS= then named MLD only: 3 memberships: 3 joined; no querier: MLD on veth1" \
+	wait_for 30 grep -q ' STATUS=3 memberships: 3 joined; no querier: MLD on veth1$' $T/notify
+ok "mcm_query sends an MLDv2 query from a global address ($S6)" \
+	$QUERY -i veth0 -V mldv2 -s $S6 -c 1
+mld_ignored() {
+	grep -q "dev veth1: mldv2 query from $S6 ignored, as the host ignores it (its source is not link-local)" $T/log &&
+		qj_is veth1 inet6 ignored 1 && qj_is veth1 inet6 queries 0 && qj_is veth1 inet6 silent true
+}
+ok "... ignored, as the host ignores it: counted, logged, still silent" wait_for 60 mld_ignored
+ok "mcm_query sends an MLDv2 query from $Q6 (link-local)" \
+	$QUERY -i veth0 -V mldv2 -s $Q6 -c 1
+mld_heard() {
+	grep -q "dev veth1: MLD query heard again, from $Q6 (mldv2)" $T/log &&
+		qj_is veth1 inet6 querier "\"$Q6\"" && qj_is veth1 inet6 version '"mldv2"'
+}
+ok "... heard again from $Q6" wait_for 60 mld_heard
+ok "no query since: silent again, IGMP counted twice" wait_for 60 qj_is veth1 inet silences 2
+echo "group $G1 dev veth1" > $D/40-watch.conf
+echo "group $G2 dev veth0 type send-only" >> $D/40-watch.conf
+kill -HUP $GPID
+mld_unwatched() { qj_lines 1 && [ -z "$(qj veth1 inet6 listening)" ] && qj_is veth1 inet listening true; }
+ok "a reload without the IPv6 member: MLD no longer watched, IGMP still" wait_for 60 mld_unwatched
+kill -TERM $GPID
+wait_exit $GPID 60
+rc=$?
+watch_stopped() { [ "$rc" -eq 0 ] && [ ! -e $QJ ] && [ ! -e $QJ.tmp ]; }
+ok "SIGTERM: exit 0, the state file removed" watch_stopped
+ok "nothing left" wait_for 30 nothing_left
 cat $T/log

@@ -149,6 +149,9 @@ int grp_rtnl_read(int fd);
  */
 int grp_netdev_of(const struct sockaddr_storage *ss, char *dev);
 
+/* Netdev @dev's ARPHRD_* type (1: Ethernet, 32: IPoIB), or -1 */
+int grp_netdev_type(const char *dev);
+
 /* hold.c */
 struct grp_hold;
 

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <net/if_arp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -322,19 +323,31 @@ static void want_place(void *arg, const char *dev, int family,
 			return;
 		dev = name;
 	}
+	/*
+	 * Ethernet only (RoCE): on InfiniBand, rdma_mcm joins through the
+	 * subnet administrator, and no IGMP/MLD membership is made
+	 */
+	if (grp_netdev_type(dev) > 0 && grp_netdev_type(dev) != ARPHRD_ETHER)
+		return;
 	grp_watch_want(a->w, dev, family, a->now);
 }
 
-/* The watchdog follows the places of the full members held */
-static void watch_sync(struct service *s, int64_t now)
+/*
+ * The watchdog follows the places of the full members held, when they may
+ * have changed (@sync: an event, a retry, a reload, an address or a link);
+ * its silences are due on time
+ */
+static void watch_sync(struct service *s, int sync, int64_t now)
 {
 	struct place_arg a = { .w = s->w, .now = now };
 
 	if (!s->w)
 		return;
-	grp_watch_begin(s->w);
-	grp_hold_places(s->h, want_place, &a);
-	grp_watch_end(s->w);
+	if (sync) {
+		grp_watch_begin(s->w);
+		grp_hold_places(s->h, want_place, &a);
+		grp_watch_end(s->w);
+	}
 	grp_watch_tick(s->w, now);
 	grp_watch_flush(s->w);
 }
@@ -353,10 +366,11 @@ static int serve(struct service *s, int sfd)
 	struct signalfd_siginfo si;
 	struct pollfd *p = NULL, *np;
 	size_t n, cap = 0;
-	int ret = 0, ms;
+	int ret = 0, ms, sync = 1;
 
 	for (;;) {
-		watch_sync(s, grp_now_ms());
+		watch_sync(s, sync, grp_now_ms());
+		sync = 0;
 		update_status(s);
 		n = 3 + (s->w ? grp_watch_count(s->w) : 0);
 		if (n > cap) {
@@ -388,10 +402,17 @@ static int serve(struct service *s, int sfd)
 			ret = 1;
 			break;
 		}
-		if (p[2].revents && grp_rtnl_read(s->rtnl) > 0)
+		if (p[1].revents)
+			sync = 1;
+		if (p[2].revents && grp_rtnl_read(s->rtnl) > 0) {
 			grp_hold_retry(s->h);
-		else if (!grp_hold_retry_ms(s->h))
+			sync = 1;
+		} else if (!grp_hold_retry_ms(s->h)) {
 			grp_hold_retry_due(s->h);
+			sync = 1;
+		}
+		if (p[0].revents)
+			sync = 1;
 		if (read_signals(s, sfd, &si))
 			break;
 	}

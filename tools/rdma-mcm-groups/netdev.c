@@ -172,3 +172,19 @@ int grp_rtnl_read(int fd)
 				changed = 1;
 	}
 }
+
+int grp_netdev_type(const char *dev)
+{
+	char path[80];
+	FILE *f;
+	int type;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/type", dev);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	return type;
+}

@@ -32,10 +32,12 @@
  * pass their own).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +50,8 @@
 #define DEFAULT_QRV		2
 #define DEFAULT_QI_MS		125000
 #define DEFAULT_QRI_MS		10000
+/* The most messages read from one socket at a time */
+#define READ_BATCH		64
 
 struct watch_ent {
 	struct watch_ent *next;
@@ -64,7 +68,8 @@ struct watch_ent {
 	time_t heard_wall;	/* the same, as wall-clock time */
 	int silent;
 	time_t silent_wall;	/* when the silence was seen */
-	const char *ignored;	/* the last reason logged for an ignored one */
+	const char *ignored;	/* a reason logged for an ignored one */
+	int64_t changed_ms;	/* a new querier logged then; -1: never */
 	uint64_t queries, ignored_n, silences;
 };
 
@@ -74,6 +79,7 @@ struct grp_watch {
 	int no_sockets;
 	char *state_file;
 	int state_err;		/* the last write's errno, logged once */
+	int written;		/* the state file is ours to remove */
 	int dirty;
 };
 
@@ -136,7 +142,7 @@ void grp_watch_free(struct grp_watch *w)
 		next = e->next;
 		ent_free(e);
 	}
-	if (w->state_file)
+	if (w->state_file && w->written)
 		unlink(w->state_file);
 	free(w->state_file);
 	free(w);
@@ -204,6 +210,7 @@ void grp_watch_want(struct grp_watch *w, const char *dev, int family,
 		snprintf(e->dev, sizeof(e->dev), "%s", dev);
 		e->family = family;
 		e->heard_ms = -1;
+		e->changed_ms = -1;
 		e->next = w->ents;
 		w->ents = e;
 		w->dirty = 1;
@@ -269,15 +276,24 @@ static int64_t deadline(const struct grp_watch *w, const struct watch_ent *e)
 	       interval_ms(w, e);
 }
 
+static int general(const struct mcm_query *q)
+{
+	static const uint8_t zero[16];
+
+	return !memcmp(q->group, zero, sizeof(zero));
+}
+
 static void on_query(struct grp_watch *w, struct watch_ent *e,
 		     const struct mcm_query *q, int64_t now)
 {
 	char a[64], b[64];
+	uint32_t mrt;
 	int changed;
 
 	if (q->ignored) {
 		e->ignored_n++;
 		w->dirty = 1;
+		/* each reason once while the watch lasts (it is counted) */
 		if (e->ignored != q->ignored) {
 			addr_text(q->family, q->src, a, sizeof(a));
 			grp_log(LOG_WARNING,
@@ -287,7 +303,6 @@ static void on_query(struct grp_watch *w, struct watch_ent *e,
 		}
 		return;
 	}
-	e->ignored = NULL;
 	addr_text(q->family, q->src, a, sizeof(a));
 	changed = e->heard_ms < 0 || e->last.version != q->version ||
 		  memcmp(e->last.src, q->src, sizeof(q->src));
@@ -298,7 +313,10 @@ static void on_query(struct grp_watch *w, struct watch_ent *e,
 			(long long)(now - (e->heard_ms >= 0 ? e->heard_ms :
 					   e->since_ms)) / 1000);
 		e->silent = 0;
-	} else if (changed) {
+		e->changed_ms = now;
+	} else if (changed &&
+		   (e->changed_ms < 0 || now - e->changed_ms >= interval_ms(w, e))) {
+		/* at most once an interval: two queriers that alternate */
 		*b = '\0';
 		if (e->heard_ms >= 0) {
 			addr_text(e->last.family, e->last.src, b, sizeof(b) - 20);
@@ -307,10 +325,18 @@ static void on_query(struct grp_watch *w, struct watch_ent *e,
 		grp_log(LOG_INFO, "dev %s: %s querier %s (%s)%s%s", e->dev,
 			proto(e->family), a, mcm_query_name(q),
 			*b ? ", was " : "", b);
+		e->changed_ms = now;
 	}
+	/*
+	 * A group-specific query's response time is the Last Member Query
+	 * Interval, not the Query Response Interval: the last general one's
+	 * stays
+	 */
+	mrt = e->heard_ms >= 0 ? e->last.max_resp_ms : DEFAULT_QRI_MS;
 	e->queries++;
 	e->last = *q;
-	e->last.ignored = NULL;
+	if (!general(q))
+		e->last.max_resp_ms = mrt;
 	e->heard_ms = now;
 	e->heard_wall = time(NULL);
 	w->dirty = 1;
@@ -331,24 +357,32 @@ void grp_watch_read(struct grp_watch *w, int64_t now)
 {
 	struct mcm_query q;
 	struct watch_ent *e;
-	int r;
+	int r, n, err;
 
 	for (e = w->ents; e; e = e->next) {
 		if (!e->qr)
 			continue;
-		while ((r = mcm_querier_read(e->qr, &q)) >= 0)
+		/* a bounded batch: the loop's other descriptors wait meanwhile */
+		for (n = 0; n < READ_BATCH; n++) {
+			r = mcm_querier_read(e->qr, &q);
+			if (r < 0)
+				break;
 			if (r == 1)
 				on_query(w, e, &q, now);
-		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+		}
+		err = errno;
+		if (n == READ_BATCH || err == EAGAIN || err == EWOULDBLOCK ||
+		    err == EINTR)
 			continue;
 		/* the netdev went (ENODEV, ENXIO): listen again when it comes */
 		grp_log(LOG_WARNING, "dev %s: %s queries: %s", e->dev,
-			proto(e->family), strerror(errno));
-		e->err = errno;
+			proto(e->family), strerror(err));
+		e->err = err;
 		mcm_querier_close(e->qr);
 		e->qr = NULL;
 		e->open = 0;
 		e->silent = 0;
+		e->heard_ms = -1;
 		w->dirty = 1;
 	}
 }
@@ -488,6 +522,9 @@ static void ent_record(const struct grp_watch *w, const struct watch_ent *e,
 		rec_null(&r, "querier");
 		rec_null(&r, "version");
 		rec_null(&r, "last_query");
+		rec_null(&r, "qqi_s");
+		rec_null(&r, "qrv");
+		rec_null(&r, "max_resp_ms");
 	}
 	rec_end_to(&r, f);
 }
@@ -496,15 +533,24 @@ void grp_watch_flush(struct grp_watch *w)
 {
 	const struct watch_ent *e;
 	char tmp[4200];
-	FILE *f;
-	int err = 0;
+	FILE *f = NULL;
+	int err = 0, fd;
 
 	if (!w->dirty || !w->state_file)
 		return;
 	w->dirty = 0;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", w->state_file);
-	f = fopen(tmp, "we");
-	if (!f) {
+	/*
+	 * Not through a link someone left there; readable by all (a monitor
+	 * that is not root), whatever the umask
+	 */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	if (fd >= 0 && (fchmod(fd, 0644) || !(f = fdopen(fd, "w")))) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+	} else if (fd < 0) {
 		err = errno;
 	} else {
 		for (e = w->ents; e; e = e->next)
@@ -517,6 +563,8 @@ void grp_watch_flush(struct grp_watch *w)
 			err = errno;
 		if (err)
 			unlink(tmp);
+		else
+			w->written = 1;
 	}
 	if (err && err != w->state_err)
 		grp_log(LOG_WARNING, "%s: %s", w->state_file, strerror(err));

@@ -8,8 +8,14 @@
  * of 8 bytes is IGMPv1 with a zero code, else IGMPv2; one of 12 bytes or
  * more IGMPv3 (RFC 3376 7.1); an MLD query of 24 bytes MLDv1, of 28 or
  * more MLDv2 (RFC 3810 8.1); other lengths are not queries.
+ *
+ * An IGMP socket gets every IGMP message (the reports of every host on the
+ * link, too): a socket filter keeps the queries only, so that a program
+ * that polls it wakes for a query and nothing else. An MLD socket has
+ * ICMPv6's type filter for that.
  */
 #include <errno.h>
+#include <linux/filter.h>
 #include <net/if.h>
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
@@ -111,8 +117,10 @@ int mcm_query_parse_igmp(const void *pkt, size_t len, struct mcm_query *q)
 	return 1;
 }
 
+static const uint8_t zero16[16];
+
 int mcm_query_parse_mld(const void *msg, size_t len, const uint8_t *src,
-			int hops, struct mcm_query *q)
+			int hops, int ra, struct mcm_query *q)
 {
 	const uint8_t *m = msg;
 
@@ -142,6 +150,10 @@ int mcm_query_parse_mld(const void *msg, size_t len, const uint8_t *src,
 		q->ignored = "its source is not link-local";
 	else if (hops >= 0 && hops != 1)
 		q->ignored = "its hop limit is not 1";
+	else if (!ra)
+		q->ignored = "it has no MLD Router Alert";
+	else if (q->group[0] != 0xff && memcmp(q->group, zero16, 16))
+		q->ignored = "its group is not multicast";
 	return 1;
 }
 
@@ -154,6 +166,28 @@ const char *mcm_query_name(const struct mcm_query *q)
 	if (q->family == AF_INET)
 		return igmp[q->version >= 1 && q->version <= 3 ? q->version : 0];
 	return mld[q->version >= 1 && q->version <= 2 ? q->version : 0];
+}
+
+/*
+ * The IGMP socket's filter: a query (type 0x11 at the start of the IGMP
+ * message, past the IP header and its options) passes whole, anything
+ * else is dropped
+ */
+static int igmp_filter(int fd)
+{
+	static struct sock_filter code[] = {
+		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),	/* x = IP header length */
+		BPF_STMT(BPF_LD | BPF_B | BPF_IND, 0),	/* a = IGMP type */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IGMP_QUERY, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(code) / sizeof(code[0]), .filter = code,
+	};
+
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+			  sizeof(prog));
 }
 
 struct mcm_querier *mcm_querier_open(const char *ifname, int family)
@@ -177,12 +211,16 @@ struct mcm_querier *mcm_querier_open(const char *ifname, int family)
 	if (setsockopt(qr->fd, SOL_SOCKET, SO_BINDTODEVICE, ifname,
 		       (socklen_t)strlen(ifname) + 1))
 		goto fail;
+	if (family == AF_INET && igmp_filter(qr->fd))
+		goto fail;
 	if (family == AF_INET6) {
 		ICMP6_FILTER_SETBLOCKALL(&filter);
 		ICMP6_FILTER_SETPASS(MLD_QUERY, &filter);
 		if (setsockopt(qr->fd, IPPROTO_ICMPV6, ICMP6_FILTER, &filter,
 			       sizeof(filter)) ||
 		    setsockopt(qr->fd, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, &on,
+			       sizeof(on)) ||
+		    setsockopt(qr->fd, IPPROTO_IPV6, IPV6_RECVHOPOPTS, &on,
 			       sizeof(on)))
 			goto fail;
 	}
@@ -215,11 +253,48 @@ static int hop_limit(struct msghdr *mh)
 	return -1;
 }
 
+/*
+ * Whether a message came with MLD's Router Alert: a hop-by-hop header
+ * (IPV6_HOPOPTS) with a Router Alert option (type 5, 2 bytes) of value 0
+ * (RFC 2711, RFC 3810 5). 1, or 0.
+ */
+static int mld_router_alert(struct msghdr *mh)
+{
+	const uint8_t *h;
+	struct cmsghdr *c;
+	size_t len, i;
+
+	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		if (c->cmsg_level != IPPROTO_IPV6 ||
+		    c->cmsg_type != IPV6_HOPOPTS ||
+		    c->cmsg_len < CMSG_LEN(2))
+			continue;
+		h = CMSG_DATA(c);
+		len = c->cmsg_len - CMSG_LEN(0);
+		if ((size_t)(h[1] + 1) * 8 < len)
+			len = (size_t)(h[1] + 1) * 8;
+		/* the options, past next header and length */
+		for (i = 2; i < len;) {
+			if (h[i] == 0) {		/* Pad1 */
+				i++;
+				continue;
+			}
+			if (i + 1 >= len || i + 2 + h[i + 1] > len)
+				break;
+			if (h[i] == 5 && h[i + 1] == 2)
+				return !h[i + 2] && !h[i + 3];
+			i += 2 + (size_t)h[i + 1];
+		}
+	}
+	return 0;
+}
+
 int mcm_querier_read(struct mcm_querier *qr, struct mcm_query *q)
 {
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
+		/* the hop limit, and a hop-by-hop header (at most 2 KiB) */
+		char buf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(2048)];
 	} control;
 	struct sockaddr_in6 from;
 	struct iovec iov = { qr->buf, sizeof(qr->buf) };
@@ -242,7 +317,8 @@ int mcm_querier_read(struct mcm_querier *qr, struct mcm_query *q)
 		return 0;
 	return mcm_query_parse_mld(qr->buf, (size_t)n,
 				   from.sin6_addr.s6_addr, hop_limit(&mh),
-				   q) == 1;
+				   mh.msg_flags & MSG_CTRUNC ? -1 :
+				   mld_router_alert(&mh), q) == 1;
 }
 
 void mcm_querier_close(struct mcm_querier *qr)

@@ -39,7 +39,8 @@ struct mcm_query {
 	/*
 	 * NULL, or why the host's own stack drops this query (an MLD query
 	 * from an address that is not link-local, with a hop limit other
-	 * than 1; a general IGMPv3 query with sources): it then answers
+	 * than 1, without MLD's Router Alert, for a group that is not
+	 * multicast; a general IGMPv3 query with sources): it then answers
 	 * nothing to it
 	 */
 	const char *ignored;
@@ -64,12 +65,14 @@ int mcm_query_parse_igmp(const void *pkt, size_t len, struct mcm_query *q);
 
 /*
  * An ICMPv6 message of @len bytes from @src (16 bytes), which came with
- * hop limit @hops (-1: not known): 1 and *@q filled when it is an MLD
- * query; 0 when it is another ICMPv6 message; -1 when it is an MLD query
- * of a length RFC 3810 8.1 does not know.
+ * hop limit @hops (-1: not known) and, in @ra, MLD's Router Alert (1: a
+ * hop-by-hop Router Alert option of value 0; 0: none, or another value;
+ * -1: not known): 1 and *@q filled when it is an MLD query; 0 when it is
+ * another ICMPv6 message; -1 when it is an MLD query of a length RFC 3810
+ * 8.1 does not know.
  */
 int mcm_query_parse_mld(const void *msg, size_t len, const uint8_t *src,
-			int hops, struct mcm_query *q);
+			int hops, int ra, struct mcm_query *q);
 
 /* "igmpv3", "mldv1", ... */
 const char *mcm_query_name(const struct mcm_query *q);

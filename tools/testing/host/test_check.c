@@ -178,7 +178,7 @@ static void test_mld(void)
 	inet_pton(AF_INET6, "fe80::1", ll);
 	inet_pton(AF_INET6, "2001:db8::1", global);
 	put16(m + 4, 10000);
-	CHECK(mcm_query_parse_mld(m, 24, ll, 1, &q) == 1);
+	CHECK(mcm_query_parse_mld(m, 24, ll, 1, 1, &q) == 1);
 	CHECK(q.family == AF_INET6 && q.version == 1);
 	CHECK(q.max_resp_ms == 10000 && !q.ignored && !q.qqi_s);
 	CHECK(!memcmp(q.src, ll, 16));
@@ -187,22 +187,33 @@ static void test_mld(void)
 	put16(m + 4, 0x8000);
 	m[24] = 0x02;
 	m[25] = 125;
-	CHECK(mcm_query_parse_mld(m, 28, ll, 1, &q) == 1);
+	CHECK(mcm_query_parse_mld(m, 28, ll, 1, 1, &q) == 1);
 	CHECK(q.version == 2 && q.max_resp_ms == 32768);
 	CHECK(q.qrv == 2 && q.qqi_s == 125 && !q.ignored);
 	CHECK(!strcmp(mcm_query_name(&q), "mldv2"));
 	/* with a source, and one said that is not there */
 	put16(m + 26, 1);
-	CHECK(mcm_query_parse_mld(m, 44, ll, -1, &q) == 1 && q.nsrcs == 1);
-	CHECK(mcm_query_parse_mld(m, 28, ll, 1, &q) == -1);
+	CHECK(mcm_query_parse_mld(m, 44, ll, -1, 1, &q) == 1 && q.nsrcs == 1);
+	CHECK(mcm_query_parse_mld(m, 28, ll, 1, 1, &q) == -1);
 	put16(m + 26, 0);
 	/* what the host drops (RFC 3810 6.2) */
-	CHECK(mcm_query_parse_mld(m, 28, global, 1, &q) == 1 && q.ignored);
-	CHECK(mcm_query_parse_mld(m, 28, ll, 255, &q) == 1 && q.ignored);
+	CHECK(mcm_query_parse_mld(m, 28, global, 1, 1, &q) == 1 && q.ignored);
+	CHECK(mcm_query_parse_mld(m, 28, ll, 255, 1, &q) == 1 && q.ignored);
+	CHECK(mcm_query_parse_mld(m, 28, ll, 1, 0, &q) == 1 && q.ignored &&
+	      strstr(q.ignored, "Router Alert"));
+	/* a Router Alert not known (a truncated control message): heard */
+	CHECK(mcm_query_parse_mld(m, 28, ll, 1, -1, &q) == 1 && !q.ignored);
+	/* a group-specific query for ff3e::1 is heard; one for 2001:db8::1 not */
+	inet_pton(AF_INET6, "ff3e::1", m + 8);
+	CHECK(mcm_query_parse_mld(m, 28, ll, 1, 1, &q) == 1 && !q.ignored);
+	memcpy(m + 8, global, 16);
+	CHECK(mcm_query_parse_mld(m, 28, ll, 1, 1, &q) == 1 && q.ignored &&
+	      strstr(q.ignored, "not multicast"));
+	memset(m + 8, 0, 16);
 	/* no version's length; not a query */
-	CHECK(mcm_query_parse_mld(m, 26, ll, 1, &q) == -1);
+	CHECK(mcm_query_parse_mld(m, 26, ll, 1, 1, &q) == -1);
 	m[0] = 143;
-	CHECK(mcm_query_parse_mld(m, 28, ll, 1, &q) == 0);
+	CHECK(mcm_query_parse_mld(m, 28, ll, 1, 1, &q) == 0);
 }
 
 /* --- /proc/net ------------------------------------------------------------------ */

@@ -673,6 +673,95 @@ static void test_watch_ignored_and_places(void)
 	grp_watch_free(w);
 }
 
+/* Lines of stderr that contain @what, while @fn runs (the log is stderr) */
+static unsigned int logged(void (*fn)(struct grp_watch *), struct grp_watch *w,
+			   const char *what)
+{
+	char path[] = "/tmp/grp-log-XXXXXX", line[1024];
+	unsigned int n = 0;
+	int fd = mkstemp(path), saved = dup(2);
+	FILE *f;
+
+	if (fd < 0 || saved < 0)
+		return 0;
+	fflush(stderr);
+	dup2(fd, 2);
+	fn(w);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	f = fdopen(fd, "r");
+	if (f) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f))
+			n += !!strstr(line, what);
+		fclose(f);
+	}
+	unlink(path);
+	return n;
+}
+
+/* Ignored queries from a misconfigured router among a querier's */
+static void ignored_among_good(struct grp_watch *w)
+{
+	struct mcm_query good = query(AF_INET6, 2, "fe80::1", 60, 2, 10000);
+	struct mcm_query bad = query(AF_INET6, 2, "2001:db8::9", 60, 2, 10000);
+	struct mcm_query other = query(AF_INET6, 2, "fe80::2", 60, 2, 10000);
+	int64_t t;
+
+	bad.ignored = "its source is not link-local";
+	for (t = 0; t < 10 * 60000; t += 60000) {
+		grp_watch_heard(w, "eth0", &good, t);
+		grp_watch_heard(w, "eth0", &bad, t + 1);
+		/* and a second querier, every other minute */
+		if (t % 120000)
+			grp_watch_heard(w, "eth0", &other, t + 2);
+	}
+}
+
+static void test_watch_log_once(void)
+{
+	struct grp_watch *w = grp_watch_new(0, NULL, 1);
+	struct grp_watch_stats st;
+	struct mcm_query q;
+	unsigned int n;
+
+	CHECK(w);
+	if (!w)
+		return;
+	want(w, "eth0", AF_INET6, 0);
+	CHECK(logged(ignored_among_good, w, "ignored, as the host ignores it") == 1);
+	grp_watch_stats(w, "eth0", AF_INET6, &st);
+	CHECK(st.ignored == 10 && st.queries == 15 && !st.silent);
+	/* two queriers that alternate for 10 min: at most once an interval (125 s) */
+	want(w, NULL, 0, 0);
+	want(w, "eth0", AF_INET6, 0);
+	n = logged(ignored_among_good, w, "MLD querier ");
+	CHECK(n >= 2 && n <= 5);
+	/*
+	 * a group-specific query's response time (the Last Member Query
+	 * Interval) is not the general queries' one
+	 */
+	q = query(AF_INET6, 2, "fe80::1", 60, 2, 10000);
+	grp_watch_heard(w, "eth0", &q, 700000);
+	grp_watch_stats(w, "eth0", AF_INET6, &st);
+	CHECK(st.interval_ms == 125000);
+	q.max_resp_ms = 1000;
+	inet_pton(AF_INET6, "ff3e::1", q.group);
+	grp_watch_heard(w, "eth0", &q, 701000);
+	grp_watch_stats(w, "eth0", AF_INET6, &st);
+	CHECK(st.interval_ms == 125000);
+	CHECK(grp_watch_timeout_ms(w, 701000) == 125000);
+	grp_watch_free(w);
+}
+
+/* The netdev's type, which keeps IPoIB out of the watch */
+static void test_netdev_type(void)
+{
+	CHECK(grp_netdev_type("lo") == 772);	/* ARPHRD_LOOPBACK */
+	CHECK(grp_netdev_type("no-such-netdev") == -1);
+}
+
 /* The state file: one JSON line per netdev and family, and gone at the end */
 static void test_watch_state_file(void)
 {
@@ -690,9 +779,9 @@ static void test_watch_state_file(void)
 	if (!w)
 		return;
 	want(w, "eth0", AF_INET, 0);
-	q = query(AF_INET, 3, "192.0.2.7", 125, 2, 10000);
+	q = query(AF_INET, 3, "192.0.2.7", 60, 2, 10000);
 	grp_watch_heard(w, "eth0", &q, 1000);
-	grp_watch_tick(w, 1000 + 255000);
+	grp_watch_tick(w, 1000 + 125000);
 	grp_watch_flush(w);
 	f = fopen(path, "r");
 	CHECK(f);
@@ -704,7 +793,7 @@ static void test_watch_state_file(void)
 	CHECK(strstr(buf, "\"querier\":\"192.0.2.7\"") &&
 	      strstr(buf, "\"version\":\"igmpv3\""));
 	CHECK(strstr(buf, "\"silent\":true") && strstr(buf, "\"silences\":1") &&
-	      strstr(buf, "\"timeout_ms\":255000"));
+	      strstr(buf, "\"timeout_ms\":125000") && strstr(buf, "\"qqi_s\":60"));
 	CHECK(strchr(buf, '\n') == buf + n - 1);
 	grp_watch_free(w);
 	CHECK(stat(path, &sb) && errno == ENOENT);
@@ -729,5 +818,8 @@ int main(void)
 	h_run("querier watchdog: a timeout set, ignored queries, the places followed",
 	      test_watch_ignored_and_places);
 	h_run("querier watchdog: the state file", test_watch_state_file);
+	h_run("querier watchdog: ignored queries and new queriers logged once; group-specific ones",
+	      test_watch_log_once);
+	h_run("querier watchdog: a netdev's type (IPoIB is not watched)", test_netdev_type);
 	return h_finish();
 }

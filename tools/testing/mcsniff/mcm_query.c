@@ -8,7 +8,7 @@
  *
  *   mcm_query -i IFACE -V igmpv1|igmpv2|igmpv3|mldv1|mldv2 [-s SRC]
  *             [-g GROUP] [-m CODE] [-q QQIC] [-r QRV] [-c COUNT]
- *             [-w MSEC]
+ *             [-w MSEC] [-R]
  *
  * A raw socket (IPPROTO_IGMP, or ICMPv6 with the kernel's checksum) sends
  * each query to 224.0.0.1 (ff02::1), or to GROUP for a group-specific
@@ -24,6 +24,7 @@
  *   -r QRV   IGMPv3/MLDv2 robustness variable (default 2)
  *   -c COUNT queries to send (default 1; 0: until killed)
  *   -w MSEC  between two of them (default 300)
+ *   -R       MLD without its Router Alert option (a query the host drops)
  *
  * With -c, prints "sent N" on stdout at the end; with -c 0 it runs until
  * a signal ends it. Exit status 0, 1 when a send failed, 2 on a usage
@@ -46,7 +47,7 @@
 static const char usage_text[] =
 "Usage: mcm_query -i IFACE -V igmpv1|igmpv2|igmpv3|mldv1|mldv2 [-s SRC]\n"
 "                 [-g GROUP] [-m CODE] [-q QQIC] [-r QRV] [-c COUNT]\n"
-"                 [-w MSEC]\n"
+"                 [-w MSEC] [-R]\n"
 "Send IGMP or MLD membership queries out of IFACE (general, or for GROUP).\n";
 
 static void usage_error(const char *why, const char *arg)
@@ -85,6 +86,7 @@ struct opts {
 	int family, version;
 	unsigned long code, qqic, qrv, count, wait_ms;
 	int code_set;
+	int no_ra;
 };
 
 /* The IGMP query of @o: its length */
@@ -180,7 +182,8 @@ static int open6(const struct opts *o, unsigned int ifindex,
 		       sizeof(one)) ||
 	    setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_LOOP, &zero,
 		       sizeof(zero)) ||
-	    setsockopt(fd, IPPROTO_IPV6, IPV6_HOPOPTS, hbh, sizeof(hbh)))
+	    (!o->no_ra &&
+	     setsockopt(fd, IPPROTO_IPV6, IPV6_HOPOPTS, hbh, sizeof(hbh))))
 		fail("setsockopt");
 	if (o->src) {
 		if (inet_pton(AF_INET6, o->src, &src.sin6_addr) != 1)
@@ -205,7 +208,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	o->qrv = 2;
 	o->count = 1;
 	o->wait_ms = 300;
-	while ((c = getopt(argc, argv, "i:V:s:g:m:q:r:c:w:h")) != -1) {
+	while ((c = getopt(argc, argv, "i:V:s:g:m:q:r:c:w:Rh")) != -1) {
 		switch (c) {
 		case 'i':
 			o->ifname = optarg;
@@ -242,6 +245,9 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'w':
 			o->wait_ms = parse_number(optarg, 60000);
+			break;
+		case 'R':
+			o->no_ra = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

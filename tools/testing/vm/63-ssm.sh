@@ -78,18 +78,6 @@ nothing_left() {
 }
 rx_of() { cat /sys/class/net/veth1/statistics/rx_packets; }
 
-# session NAME ARGS...: rdma-mcm ARGS (a join session) reading its stdin
-# from the fifo $T/NAME.in, written through fd $FD (set by the caller),
-# its output in $T/NAME.out; its pid in SPID
-session() {
-	local name=$1
-	shift
-	rm -f $T/$name.in
-	mkfifo $T/$name.in
-	rdma-mcm "$@" < $T/$name.in > $T/$name.out 2>&1 &
-	SPID=$!
-}
-
 # family FAM: the names of one family's readers and reports
 family() {
 	if [ "$1" = 4 ]; then

@@ -41,8 +41,8 @@
 #   STATUS= names both, the state file counts a silence; an IGMPv3 query
 #   from veth0 (mcm_query): heard again, querier, version, interval and
 #   robustness in the state file, STATUS= names MLD only; an MLD query
-#   from a global address is ignored as the host ignores it; MLDv2 from a
-#   link-local one is heard; silent again once the querier stops (2
+#   from a global address, or without MLD's Router Alert, is ignored as
+#   the host ignores it; MLDv2 from a link-local one is heard; silent again once the querier stops (2
 #   silences); a reload without the IPv6 member stops the MLD watch;
 #   SIGTERM removes the state file.
 
@@ -153,7 +153,7 @@ at_exit "bench_rxe rxe1 veth1"
 at_exit bench_ipv6_down
 at_exit "ip -6 addr del $Q6/64 dev veth0 2>/dev/null"
 
-plan 63
+plan 65
 check "modprobe rdma_mcm" modprobe rdma_mcm
 check "$BENCH_IP6_0 on veth0, $BENCH_IP6_1 on veth1: RoCE v2 GIDs" bench_ipv6
 $NOTIFY -t 1800 $SOCK > $T/notify 2>&1 &
@@ -407,7 +407,7 @@ qj_lines() { [ -f $QJ ] && [ "$(wc -l < $QJ)" -eq "$1" ]; }
 rm -f $D/*.conf
 cat > $D/40-watch.conf <<EOF
 group $G1 dev veth1
-group $G6 dev veth1
+group $G6 local $BENCH_IP6_1
 group $G2 dev veth0 type send-only
 EOF
 ip -6 addr add $Q6/64 dev veth0 nodad
@@ -418,7 +418,8 @@ watching() {
 	qj_lines 2 && qj_is veth1 inet listening true && qj_is veth1 inet6 listening true &&
 		qj_is veth1 inet timeout_ms 3000 && [ -z "$(qj veth0 inet listening)" ]
 }
-ok "it listens on veth1 for IGMP and MLD, not on veth0 (send-only there)" wait_for 30 watching
+ok "it listens on veth1 for IGMP and MLD (the IPv6 member by its local address), not on veth0 (send-only there)" \
+	wait_for 30 watching
 cat $QJ
 silent_both() {
 	[ "$(grep -c 'dev veth1: no IGMP query heard in [0-9]* s: without a querier' $T/log)" -eq 1 ] &&
@@ -457,6 +458,13 @@ mld_ignored() {
 		qj_is veth1 inet6 ignored 1 && qj_is veth1 inet6 queries 0 && qj_is veth1 inet6 silent true
 }
 ok "... ignored, as the host ignores it: counted, logged, still silent" wait_for 60 mld_ignored
+ok "mcm_query sends an MLDv2 query from $Q6 without MLD's Router Alert" \
+	$QUERY -i veth0 -V mldv2 -s $Q6 -R -c 1
+no_ra_ignored() {
+	grep -q "dev veth1: mldv2 query from $Q6 ignored, as the host ignores it (it has no MLD Router Alert)" $T/log &&
+		qj_is veth1 inet6 ignored 2 && qj_is veth1 inet6 queries 0 && qj_is veth1 inet6 silent true
+}
+ok "... ignored too: no Router Alert" wait_for 60 no_ra_ignored
 ok "mcm_query sends an MLDv2 query from $Q6 (link-local)" \
 	$QUERY -i veth0 -V mldv2 -s $Q6 -c 1
 mld_heard() {

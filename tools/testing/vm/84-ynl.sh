@@ -42,16 +42,6 @@ cmd() { echo "$*" > $CTL; }
 ulp_joined() { awk -v g="$1" '$1 == "member" && $3 == g { print $4 }' $STATUS | grep -qx joined; }
 joined_in() { grep -q "^joined $2 " "$1"; }
 left_in() { grep -q "^left $2 " "$1"; }
-# session NAME ARGS...: rdma-mcm ARGS in the background, its commands from
-# $T/NAME.in, its output in $T/NAME.out
-session() {
-	local name=$1
-	shift
-	rm -f $T/$name.in
-	mkfifo $T/$name.in
-	rdma-mcm "$@" < $T/$name.in > $T/$name.out 2>&1 &
-	SPID=$!
-}
 # hex4 A.B.C.D: the address as ynl prints a binary attribute
 hex4() { local IFS=.; set -- $1; printf '%02x%02x%02x%02x' "$@"; }
 

@@ -407,6 +407,18 @@ wait_exit() {
 	wait "$pid"
 }
 
+# session NAME ARGS...: rdma-mcm ARGS (a join session) in the background,
+# reading its commands from the fifo $T/NAME.in (the caller opens it for
+# writing, on an fd of its own), its output in $T/NAME.out, its pid in SPID
+session() {
+	local name=$1
+	shift
+	rm -f "$T/$name.in"
+	mkfifo "$T/$name.in"
+	rdma-mcm "$@" < "$T/$name.in" > "$T/$name.out" 2>&1 &
+	SPID=$!
+}
+
 # snmp_of TABLE KEY: a counter of /proc/net/snmp or netstat, namespace-wide
 # (snmp_of Ip InReceives, snmp_of IpExt InMcastPkts)
 snmp_of() {

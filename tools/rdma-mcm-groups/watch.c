@@ -546,12 +546,14 @@ void grp_watch_flush(struct grp_watch *w)
 	 */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 		  0644);
-	if (fd >= 0 && (fchmod(fd, 0644) || !(f = fdopen(fd, "w")))) {
+	if (fd >= 0 && !fchmod(fd, 0644))
+		f = fdopen(fd, "w");
+	if (!f) {
 		err = errno;
-		close(fd);
-		unlink(tmp);
-	} else if (fd < 0) {
-		err = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 	} else {
 		for (e = w->ents; e; e = e->next)
 			ent_record(w, e, f);

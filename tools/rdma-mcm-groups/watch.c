@@ -188,6 +188,17 @@ static void ent_open(struct grp_watch *w, struct watch_ent *e, int64_t now)
 	w->dirty = 1;
 }
 
+/* Stop listening on @e: what it heard is forgotten, a new wait begins */
+static void ent_close(struct grp_watch *w, struct watch_ent *e)
+{
+	mcm_querier_close(e->qr);
+	e->qr = NULL;
+	e->open = 0;
+	e->silent = 0;
+	e->heard_ms = -1;
+	w->dirty = 1;
+}
+
 void grp_watch_begin(struct grp_watch *w)
 {
 	struct watch_ent *e;
@@ -223,12 +234,7 @@ void grp_watch_want(struct grp_watch *w, const char *dev, int family,
 	if (e->qr && if_nametoindex(dev) != e->ifindex) {
 		grp_log(LOG_INFO, "dev %s: the netdev changed: listening again for %s queries",
 			dev, proto(family));
-		mcm_querier_close(e->qr);
-		e->qr = NULL;
-		e->open = 0;
-		e->silent = 0;
-		e->heard_ms = -1;
-		w->dirty = 1;
+		ent_close(w, e);
 	}
 	/* a permanent refusal is not tried again and again */
 	if (e->err != EPERM && e->err != EACCES && e->err != EAFNOSUPPORT)
@@ -378,12 +384,7 @@ void grp_watch_read(struct grp_watch *w, int64_t now)
 		grp_log(LOG_WARNING, "dev %s: %s queries: %s", e->dev,
 			proto(e->family), strerror(err));
 		e->err = err;
-		mcm_querier_close(e->qr);
-		e->qr = NULL;
-		e->open = 0;
-		e->silent = 0;
-		e->heard_ms = -1;
-		w->dirty = 1;
+		ent_close(w, e);
 	}
 }
 

@@ -18,12 +18,19 @@
  * "netns" (the namespace's inode number), "dev" and "port". No figure
  * has a unit: all are counts.
  *
+ * The querier watchdog of rdma-mcm-groups (rdma-mcm-groups(8)) comes from
+ * its state file, when there is one ($RDMA_MCM_GROUPS_STATE, by default
+ * /run/rdma-mcm-groups/queriers.json: one flat JSON object a line, which
+ * only that program writes): rdma_mcm_groups_querier_* by "dev" and
+ * "protocol" (igmp, mld).
+ *
  * Label values are escaped as both formats want (a backslash, a double
  * quote and a newline each after a backslash) and written
  * as valid UTF-8 (each ill-formed sequence as U+FFFD): a device's name is
  * its driver's choice.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -372,6 +379,227 @@ static int places(struct rdma_mcm_nl *nl, struct places *ps)
 	return 0;
 }
 
+/* --- the querier watchdog's state file ------------------------------------ */
+
+#define GROUPS_STATE	"/run/rdma-mcm-groups/queriers.json"
+#define QROWS_MAX	4096
+
+/* One line of the state file: what the metrics need of it */
+struct qrow {
+	char dev[64];
+	char proto[8];
+	int listening, silent, has_last;
+	uint64_t silences, queries, ignored, last_query;
+};
+
+/*
+ * A JSON string at @p (its opening quote) into @out, escapes undone (the
+ * writer's: \" \\ \n \t \r \b \f \/ and \u00XX); past its closing
+ * quote, or NULL
+ */
+static const char *json_string(const char *p, char *out, size_t len)
+{
+	size_t n = 0;
+	unsigned int u;
+	char c;
+
+	if (*p++ != '"')
+		return NULL;
+	while (*p && *p != '"') {
+		c = *p++;
+		if (c == '\\') {
+			c = *p++;
+			switch (c) {
+			case 'n':
+				c = '\n';
+				break;
+			case 't':
+				c = '\t';
+				break;
+			case 'r':
+				c = '\r';
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case 'f':
+				c = '\f';
+				break;
+			case 'u':
+				if (sscanf(p, "%4x", &u) != 1 || u > 0xff)
+					return NULL;
+				c = (char)u;
+				p += 4;
+				break;
+			case '"':
+			case '\\':
+			case '/':
+				break;
+			default:
+				return NULL;
+			}
+		}
+		if (n + 1 < len)
+			out[n++] = c;
+	}
+	if (len)
+		out[n] = '\0';
+	return *p == '"' ? p + 1 : NULL;
+}
+
+/* One flat JSON object into @r; 0, or -1 when it is not one */
+static int qrow_parse(const char *p, struct qrow *r)
+{
+	char key[32], val[64];
+	unsigned long long v;
+	int n;
+
+	memset(r, 0, sizeof(*r));
+	if (*p++ != '{')
+		return -1;
+	while (*p == '"') {
+		p = json_string(p, key, sizeof(key));
+		if (!p || *p++ != ':')
+			return -1;
+		if (*p == '"') {
+			p = json_string(p, val, sizeof(val));
+			if (!p)
+				return -1;
+			if (!strcmp(key, "dev"))
+				snprintf(r->dev, sizeof(r->dev), "%s", val);
+			else if (!strcmp(key, "protocol"))
+				snprintf(r->proto, sizeof(r->proto), "%.7s", val);
+		} else if (!strncmp(p, "true", 4) || !strncmp(p, "false", 5)) {
+			if (!strcmp(key, "listening"))
+				r->listening = *p == 't';
+			else if (!strcmp(key, "silent"))
+				r->silent = *p == 't';
+			p += *p == 't' ? 4 : 5;
+		} else if (!strncmp(p, "null", 4)) {
+			p += 4;
+		} else if (sscanf(p, "%llu%n", &v, &n) == 1) {
+			if (!strcmp(key, "silences"))
+				r->silences = v;
+			else if (!strcmp(key, "queries"))
+				r->queries = v;
+			else if (!strcmp(key, "ignored"))
+				r->ignored = v;
+			if (!strcmp(key, "last_query")) {
+				r->last_query = v;
+				r->has_last = 1;
+			}
+			p += n;
+		} else {
+			return -1;
+		}
+		if (*p == ',')
+			p++;
+	}
+	return *p == '}' && *r->dev && *r->proto ? 0 : -1;
+}
+
+/* The state file's lines; how many (0: no file, or none readable) */
+static size_t qrows_read(struct qrow *rows, size_t max)
+{
+	const char *path = getenv("RDMA_MCM_GROUPS_STATE");
+	char line[4096];
+	size_t n = 0;
+	FILE *f;
+
+	f = fopen(path && *path ? path : GROUPS_STATE, "re");
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f))
+		if (!qrow_parse(line, &rows[n]))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* Family @name of the rows, value @field of each (a row's, or skipped) */
+static void querier_family(const struct prom *p, const char *name,
+			   const char *type, const char *help,
+			   const struct qrow *rows, size_t n,
+			   int (*value)(const struct qrow *, uint64_t *))
+{
+	struct label l[2];
+	uint64_t v;
+	size_t i;
+
+	family(p, name, type, help);
+	for (i = 0; i < n; i++) {
+		if (!value(&rows[i], &v))
+			continue;
+		l[0] = (struct label){ "dev", rows[i].dev };
+		l[1] = (struct label){ "protocol", rows[i].proto };
+		sample(p, name, !strcmp(type, "counter"), l, 2, v);
+	}
+}
+
+static int q_listening(const struct qrow *r, uint64_t *v)
+{
+	*v = (uint64_t)r->listening;
+	return 1;
+}
+
+static int q_silent(const struct qrow *r, uint64_t *v)
+{
+	*v = (uint64_t)r->silent;
+	return 1;
+}
+
+static int q_silences(const struct qrow *r, uint64_t *v)
+{
+	*v = r->silences;
+	return 1;
+}
+
+static int q_queries(const struct qrow *r, uint64_t *v)
+{
+	*v = r->queries;
+	return 1;
+}
+
+static int q_ignored(const struct qrow *r, uint64_t *v)
+{
+	*v = r->ignored;
+	return 1;
+}
+
+static int q_last(const struct qrow *r, uint64_t *v)
+{
+	*v = r->last_query;
+	return r->has_last;
+}
+
+static void querier_families(const struct prom *p)
+{
+	struct qrow *rows = calloc(QROWS_MAX, sizeof(*rows));
+	size_t n = rows ? qrows_read(rows, QROWS_MAX) : 0;
+
+	if (n) {
+		querier_family(p, "groups_querier_listening", "gauge",
+			       "1 while rdma-mcm-groups listens for queries there",
+			       rows, n, q_listening);
+		querier_family(p, "groups_querier_silent", "gauge",
+			       "1 while no query has been heard there for the timeout",
+			       rows, n, q_silent);
+		querier_family(p, "groups_querier_silences", "counter",
+			       "times no query was heard there for the timeout",
+			       rows, n, q_silences);
+		querier_family(p, "groups_querier_queries", "counter",
+			       "queries heard there",
+			       rows, n, q_queries);
+		querier_family(p, "groups_querier_ignored_queries", "counter",
+			       "queries heard there that the host ignores",
+			       rows, n, q_ignored);
+		querier_family(p, "groups_querier_last_query_seconds", "gauge",
+			       "when the last query was heard there (seconds since the epoch)",
+			       rows, n, q_last);
+	}
+	free(rows);
+}
+
 int stats_prometheus(struct rdma_mcm_nl *nl,
 		     const struct rdma_mcm_nl_stats *st, int openmetrics)
 {
@@ -393,6 +621,7 @@ int stats_prometheus(struct rdma_mcm_nl *nl,
 	       "memberships of this network namespace's contexts, by device and port");
 	place_samples(&p, "port_memberships", &ps, 1);
 	free(ps.v);
+	querier_families(&p);
 	if (openmetrics)
 		fputs("# EOF\n", stdout);
 	return fflush(stdout) ? 1 : 0;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """rdma-mcm stats --format prometheus|openmetrics against stats -j.
 
-    prom_check.py FORMAT METRICS STATS_JSON CTX_JSON
+    prom_check.py FORMAT METRICS STATS_JSON CTX_JSON [QUERIERS_JSON]
 
 FORMAT is prometheus (text 0.0.4) or openmetrics. METRICS is what
 `rdma-mcm stats --format FORMAT` printed, STATS_JSON what `rdma-mcm -j
@@ -30,7 +30,26 @@ def errno_label(e):
     return e["name"] if e["name"] is not None else "errno_%d" % e["errno"]
 
 
-def expected(stats, ctxs):
+def querier_families(put, want, rows):
+    """rdma-mcm-groups' querier watchdog, from its state file's lines"""
+    if not rows:
+        return
+    for fam, typ, key in (("listening", "gauge", "listening"),
+                          ("silent", "gauge", "silent"),
+                          ("silences", "counter", "silences"),
+                          ("queries", "counter", "queries"),
+                          ("ignored_queries", "counter", "ignored"),
+                          ("last_query_seconds", "gauge", "last_query")):
+        name = "rdma_mcm_groups_querier_" + fam
+        want.setdefault(name, (typ, {}))
+        for r in rows:
+            if r[key] is None:
+                continue
+            put(name, typ, {"dev": r["dev"], "protocol": r["protocol"]},
+                int(r[key]))
+
+
+def expected(stats, ctxs, queriers=()):
     """{family: (type, {(sample, labels): value})} as stats -j implies"""
     want = {}
 
@@ -75,6 +94,7 @@ def expected(stats, ctxs):
         labels = {"netns": netns, "dev": dev, "port": port}
         put("rdma_mcm_port_contexts", "gauge", labels, contexts)
         put("rdma_mcm_port_memberships", "gauge", labels, members)
+    querier_families(put, want, queriers)
     return want
 
 
@@ -84,6 +104,10 @@ def main(argv):
     text = raw.decode("utf-8")  # strict: a label is valid UTF-8
     stats = json.loads(open(stats_file, "rb").read().decode("utf-8"))
     ctxs = [json.loads(line) for line in open(ctx_file, encoding="utf-8")]
+    queriers = []
+    if len(argv) > 5:
+        queriers = [json.loads(line) for line in open(argv[5],
+                                                      encoding="utf-8")]
     errors = []
     if fmt == "openmetrics":
         parse = om_families
@@ -107,7 +131,7 @@ def main(argv):
             errors.append("family %s has no HELP" % f.name)
         got[f.name] = (f.type, {(s.name, tuple(sorted(s.labels.items()))):
                                 s.value for s in f.samples})
-    want = expected(stats, ctxs)
+    want = expected(stats, ctxs, queriers)
     for name in sorted(set(want) | set(got)):
         if name not in got:
             errors.append("family %s missing" % name)

@@ -393,9 +393,9 @@ struct qrow {
 };
 
 /*
- * A JSON string at @p (its opening quote) into @out, escapes undone (the
- * writer's: \" \\ \n \t \r \b \f \/ and \u00XX); past its closing
- * quote, or NULL
+ * A JSON string at @p (its opening quote) into @out, with the escapes
+ * the writer uses undone (a quote, a backslash, a slash, the named
+ * control characters, and \u00XX); past its closing quote, or NULL
  */
 static const char *json_string(const char *p, char *out, size_t len)
 {

@@ -30,6 +30,7 @@
  * its driver's choice.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,8 +389,8 @@ static int places(struct rdma_mcm_nl *nl, struct places *ps)
 struct qrow {
 	char dev[64];
 	char proto[8];
-	int listening, silent, has_last;
-	uint64_t silences, queries, ignored, last_query;
+	int has_last;
+	uint64_t listening, silent, silences, queries, ignored, last_query;
 };
 
 /*
@@ -516,86 +517,53 @@ static size_t qrows_read(struct qrow *rows, size_t max)
 	return n;
 }
 
-/* Family @name of the rows, value @field of each (a row's, or skipped) */
-static void querier_family(const struct prom *p, const char *name,
-			   const char *type, const char *help,
-			   const struct qrow *rows, size_t n,
-			   int (*value)(const struct qrow *, uint64_t *))
-{
-	struct label l[2];
-	uint64_t v;
-	size_t i;
-
-	family(p, name, type, help);
-	for (i = 0; i < n; i++) {
-		if (!value(&rows[i], &v))
-			continue;
-		l[0] = (struct label){ "dev", rows[i].dev };
-		l[1] = (struct label){ "protocol", rows[i].proto };
-		sample(p, name, !strcmp(type, "counter"), l, 2, v);
-	}
-}
-
-static int q_listening(const struct qrow *r, uint64_t *v)
-{
-	*v = (uint64_t)r->listening;
-	return 1;
-}
-
-static int q_silent(const struct qrow *r, uint64_t *v)
-{
-	*v = (uint64_t)r->silent;
-	return 1;
-}
-
-static int q_silences(const struct qrow *r, uint64_t *v)
-{
-	*v = r->silences;
-	return 1;
-}
-
-static int q_queries(const struct qrow *r, uint64_t *v)
-{
-	*v = r->queries;
-	return 1;
-}
-
-static int q_ignored(const struct qrow *r, uint64_t *v)
-{
-	*v = r->ignored;
-	return 1;
-}
-
-static int q_last(const struct qrow *r, uint64_t *v)
-{
-	*v = r->last_query;
-	return r->has_last;
-}
+/* The families of the state file: each a field of struct qrow */
+static const struct {
+	const char *name, *type, *help;
+	size_t off;
+} qfamilies[] = {
+	{ "groups_querier_listening", "gauge",
+	  "1 while rdma-mcm-groups listens for queries there",
+	  offsetof(struct qrow, listening) },
+	{ "groups_querier_silent", "gauge",
+	  "1 while no query has been heard there for the timeout",
+	  offsetof(struct qrow, silent) },
+	{ "groups_querier_silences", "counter",
+	  "times no query was heard there for the timeout",
+	  offsetof(struct qrow, silences) },
+	{ "groups_querier_queries", "counter", "queries heard there",
+	  offsetof(struct qrow, queries) },
+	{ "groups_querier_ignored_queries", "counter",
+	  "queries heard there that the host ignores",
+	  offsetof(struct qrow, ignored) },
+	{ "groups_querier_last_query_seconds", "gauge",
+	  "when the last query was heard there (seconds since the epoch)",
+	  offsetof(struct qrow, last_query) },
+};
 
 static void querier_families(const struct prom *p)
 {
 	struct qrow *rows = calloc(QROWS_MAX, sizeof(*rows));
 	size_t n = rows ? qrows_read(rows, QROWS_MAX) : 0;
+	const size_t last = offsetof(struct qrow, last_query);
+	struct label l[2];
+	size_t f, i;
+	uint64_t v;
 
-	if (n) {
-		querier_family(p, "groups_querier_listening", "gauge",
-			       "1 while rdma-mcm-groups listens for queries there",
-			       rows, n, q_listening);
-		querier_family(p, "groups_querier_silent", "gauge",
-			       "1 while no query has been heard there for the timeout",
-			       rows, n, q_silent);
-		querier_family(p, "groups_querier_silences", "counter",
-			       "times no query was heard there for the timeout",
-			       rows, n, q_silences);
-		querier_family(p, "groups_querier_queries", "counter",
-			       "queries heard there",
-			       rows, n, q_queries);
-		querier_family(p, "groups_querier_ignored_queries", "counter",
-			       "queries heard there that the host ignores",
-			       rows, n, q_ignored);
-		querier_family(p, "groups_querier_last_query_seconds", "gauge",
-			       "when the last query was heard there (seconds since the epoch)",
-			       rows, n, q_last);
+	for (f = 0; n && f < sizeof(qfamilies) / sizeof(qfamilies[0]); f++) {
+		family(p, qfamilies[f].name, qfamilies[f].type,
+		       qfamilies[f].help);
+		for (i = 0; i < n; i++) {
+			/* no last query before one was heard */
+			if (qfamilies[f].off == last && !rows[i].has_last)
+				continue;
+			memcpy(&v, (const char *)&rows[i] + qfamilies[f].off,
+			       sizeof(v));
+			l[0] = (struct label){ "dev", rows[i].dev };
+			l[1] = (struct label){ "protocol", rows[i].proto };
+			sample(p, qfamilies[f].name,
+			       !strcmp(qfamilies[f].type, "counter"), l, 2, v);
+		}
 	}
 	free(rows);
 }

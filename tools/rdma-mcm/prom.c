@@ -29,6 +29,7 @@
  * as valid UTF-8 (each ill-formed sequence as U+FFFD): a device's name is
  * its driver's choice.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -398,9 +399,40 @@ struct qrow {
  * the writer uses undone (a quote, a backslash, a slash, the named
  * control characters, and \u00XX); past its closing quote, or NULL
  */
+/* A hex digit's value */
+static unsigned int hex_value(char c)
+{
+	if (isdigit((unsigned char)c))
+		return (unsigned int)(c - '0');
+	return (unsigned int)(tolower((unsigned char)c) - 'a' + 10);
+}
+
+/* Code point @u (below 0x10000) as UTF-8 at @out[@n], if it fits; the new @n */
+static size_t utf8_put(char *out, size_t len, size_t n, unsigned int u)
+{
+	char b[3];
+	size_t k;
+
+	if (u < 0x800) {
+		b[0] = (char)(0xc0 | u >> 6);
+		b[1] = (char)(0x80 | (u & 0x3f));
+		k = 2;
+	} else {
+		b[0] = (char)(0xe0 | u >> 12);
+		b[1] = (char)(0x80 | (u >> 6 & 0x3f));
+		b[2] = (char)(0x80 | (u & 0x3f));
+		k = 3;
+	}
+	if (n + k < len) {
+		memcpy(out + n, b, k);
+		n += k;
+	}
+	return n;
+}
+
 static const char *json_string(const char *p, char *out, size_t len)
 {
-	size_t n = 0;
+	size_t n = 0, i;
 	unsigned int u;
 	char c;
 
@@ -427,10 +459,18 @@ static const char *json_string(const char *p, char *out, size_t len)
 				c = '\f';
 				break;
 			case 'u':
-				if (sscanf(p, "%4x", &u) != 1 || u > 0xff)
-					return NULL;
-				c = (char)u;
+				/* four hex digits; a character past ASCII as UTF-8 */
+				for (u = 0, i = 0; i < 4; i++) {
+					if (!isxdigit((unsigned char)p[i]))
+						return NULL;
+					u = u << 4 | hex_value(p[i]);
+				}
 				p += 4;
+				if (u >= 0x80) {
+					n = utf8_put(out, len, n, u);
+					continue;
+				}
+				c = (char)u;
 				break;
 			case '"':
 			case '\\':

@@ -20,12 +20,13 @@ done
 # says (RDMA_MCM_GROUPS_STATE=FILE in its ENV; the host's own is not read)
 QSTATE=$TMP/queriers.json
 export RDMA_MCM_GROUPS_STATE=$TMP/no-such-file
-# three netdevs' watch: one heard a querier, one is silent, one is not
-# listened on; a netdev named with a quote and a backslash (JSON-escaped
-# as the service writes it)
+# four netdevs' watch: two heard a querier, one is silent, one is not
+# listened on; a netdev named with a quote and a backslash, one with a
+# byte that is not UTF-8 (JSON-escaped as the service writes them: U+FFFD)
 cat > "$QSTATE" <<'QEOF'
 {"dev":"eth2","family":"inet","protocol":"igmp","listening":true,"error":null,"timeout_ms":255000,"silent":false,"silent_since":null,"silences":2,"queries":41,"ignored":3,"querier":"192.0.2.1","version":"igmpv3","last_query":1796636425,"qqi_s":125,"qrv":2,"max_resp_ms":10000}
 {"dev":"e\"2\\x","family":"inet6","protocol":"mld","listening":true,"error":null,"timeout_ms":255000,"silent":true,"silent_since":1796636424,"silences":1,"queries":0,"ignored":0,"querier":null,"version":null,"last_query":null,"qqi_s":null,"qrv":null,"max_resp_ms":null}
+{"dev":"eth\ufffd4","family":"inet6","protocol":"mld","listening":true,"error":null,"timeout_ms":255000,"silent":false,"silent_since":null,"silences":0,"queries":1,"ignored":0,"querier":"fe80::1","version":"mldv2","last_query":1796636425,"qqi_s":125,"qrv":2,"max_resp_ms":10000}
 {"dev":"eth3","family":"inet","protocol":"igmp","listening":false,"error":"Operation not permitted","timeout_ms":255000,"silent":false,"silent_since":null,"silences":0,"queries":0,"ignored":0,"querier":null,"version":null,"last_query":null,"qqi_s":null,"qrv":null,"max_resp_ms":null}
 QEOF
 
@@ -68,7 +69,8 @@ grep -qxF 'rdma_mcm_groups_querier_silent{dev="e\"2\\x",protocol="mld"} 1' "$TMP
 	grep -qxF 'rdma_mcm_groups_querier_silences_total{dev="eth2",protocol="igmp"} 2' "$TMP/out" &&
 	grep -qxF 'rdma_mcm_groups_querier_last_query_seconds{dev="eth2",protocol="igmp"} 1796636425' "$TMP/out" &&
 	! grep -q 'rdma_mcm_groups_querier_last_query_seconds{dev="eth3"' "$TMP/out" &&
-	grep -qxF 'rdma_mcm_groups_querier_listening{dev="eth3",protocol="igmp"} 0' "$TMP/out"
+	grep -qxF 'rdma_mcm_groups_querier_listening{dev="eth3",protocol="igmp"} 0' "$TMP/out" &&
+	grep -qxF "rdma_mcm_groups_querier_queries_total{dev=\"eth$(printf '\357\277\275')4\",protocol=\"mld\"} 1" "$TMP/out"
 result "stats --format prometheus: the watchdog's silences, last query, listening; a name escaped" \
 	$? "$TMP/out"
 RDMA_MCM_GROUPS_STATE=$TMP/no-such-file cli stats --format prometheus

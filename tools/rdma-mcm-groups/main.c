@@ -316,6 +316,7 @@ static void want_place(void *arg, const char *dev, int family,
 {
 	struct place_arg *a = arg;
 	char name[IF_NAMESIZE];
+	int type;
 
 	if (!*dev) {
 		/* bound by address: the netdev that has it now */
@@ -327,7 +328,8 @@ static void want_place(void *arg, const char *dev, int family,
 	 * Ethernet only (RoCE): on InfiniBand, rdma_mcm joins through the
 	 * subnet administrator, and no IGMP/MLD membership is made
 	 */
-	if (grp_netdev_type(dev) > 0 && grp_netdev_type(dev) != ARPHRD_ETHER)
+	type = grp_netdev_type(dev);
+	if (type > 0 && type != ARPHRD_ETHER)
 		return;
 	grp_watch_want(a->w, dev, family, a->now);
 }

@@ -270,12 +270,6 @@ static int64_t interval_ms(const struct grp_watch *w,
 	return (int64_t)DEFAULT_QRV * DEFAULT_QI_MS + DEFAULT_QRI_MS / 2;
 }
 
-static int listening(const struct grp_watch *w, const struct watch_ent *e)
-{
-	(void)w;
-	return e->open;
-}
-
 static int64_t deadline(const struct grp_watch *w, const struct watch_ent *e)
 {
 	return (e->heard_ms >= 0 ? e->heard_ms : e->since_ms) +
@@ -353,7 +347,7 @@ int grp_watch_heard(struct grp_watch *w, const char *dev,
 {
 	struct watch_ent *e = find(w, dev, q->family);
 
-	if (!e || !listening(w, e))
+	if (!e || !e->open)
 		return -1;
 	on_query(w, e, q, now);
 	return 0;
@@ -394,7 +388,7 @@ void grp_watch_tick(struct grp_watch *w, int64_t now)
 	char a[64];
 
 	for (e = w->ents; e; e = e->next) {
-		if (!listening(w, e) || e->silent || now < deadline(w, e))
+		if (!e->open || e->silent || now < deadline(w, e))
 			continue;
 		e->silent = 1;
 		e->silences++;
@@ -422,7 +416,7 @@ int grp_watch_timeout_ms(const struct grp_watch *w, int64_t now)
 	int64_t best = -1, d;
 
 	for (e = w->ents; e; e = e->next) {
-		if (!listening(w, e) || e->silent)
+		if (!e->open || e->silent)
 			continue;
 		d = deadline(w, e) - now;
 		if (d < 0)
@@ -479,7 +473,7 @@ void grp_watch_stats(const struct grp_watch *w, const char *dev, int family,
 	for (e = w->ents; e; e = e->next) {
 		if (e->family != family || strcmp(e->dev, dev))
 			continue;
-		st->listening = listening(w, e);
+		st->listening = e->open;
 		st->silent = e->silent;
 		st->queries = e->queries;
 		st->ignored = e->ignored_n;
@@ -500,7 +494,7 @@ static void ent_record(const struct grp_watch *w, const struct watch_ent *e,
 	rec_str(&r, "dev", e->dev);
 	rec_str(&r, "family", e->family == AF_INET6 ? "inet6" : "inet");
 	rec_str(&r, "protocol", e->family == AF_INET6 ? "mld" : "igmp");
-	rec_bool(&r, "listening", listening(w, e));
+	rec_bool(&r, "listening", e->open);
 	rec_str_or_null(&r, "error", e->err ? strerror(e->err) : NULL);
 	rec_u64(&r, "timeout_ms", (uint64_t)interval_ms(w, e));
 	rec_bool(&r, "silent", e->silent);
